@@ -1,0 +1,1 @@
+"""Grimoire: a data-driven rules interpreter for tabletop games."""
