@@ -46,7 +46,7 @@ PATTERN_WORDS = {
     "^[a-zA-Z][a-zA-Z0-9_-]*$": "a message id (letters, digits, - and _)",
     "^(/[^/]*)*$": "a JSON Pointer like /cards/fight_3/count",
 }
-PROCEDURE_WORDS = "a procedure name with its arguments, like heal(p, n)"
+PROCEDURE_WORDS = "a name, optionally with its arguments, like heal(p, n)"
 
 TYPE_WORDS = {
     "object": "a mapping", "array": "a list", "string": "a string", "integer": "an integer",
