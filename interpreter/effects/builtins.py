@@ -1,0 +1,850 @@
+"""The built-in functions of the effect language: one table from names to primitives.
+
+Adding a primitive is one function plus one `fn(...)` line in the table (STYLE habit 3). Each
+entry declares its parameters with types, so the compiler checks arity and types before
+play; the implementation receives plain values (`st` first when it touches the state).
+Blocking built-ins (choose, act, window, run, emit) compile to VM instructions instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..engine import ops
+from . import ast as A
+from .compile import SUSPEND, CheckError, _Jump
+from .types import accepts, elem, is_list, list_of, show
+
+REQ = object()  # marks a required parameter
+NOARG = object()  # an optional parameter left out (the implementation sees this sentinel)
+
+
+@dataclass
+class Builtin:
+    name: str
+    params: list  # [(name, type, default)]; type "ident" = a bare word; "*any" = varargs
+    ret: object  # a type string, or a function of the argument types
+    impl: Callable | None = None
+    state: bool = True  # impl takes the state first
+    blocking: bool = False
+    stmt: Callable | None = None  # for blocking built-ins: compile to instructions
+
+    def bind(self, comp, call: A.Call, src, scope):
+        """Check arity, kwargs and types; return [(fn or const, type)] in parameter order."""
+        params = self.params
+        vararg = params and params[-1][1].startswith("*")
+        fixed = params[:-1] if vararg else params
+        out = []
+        args = list(call.args)
+        if len(args) > len(fixed) and not vararg:
+            comp.problem(src, call, f"{self.name}() takes {_arity(fixed)} argument"
+                         f"{'s' if len(fixed) != 1 else ''}, found {len(args)}")
+            raise CheckError
+        for k in call.kwargs:
+            if not any(p[0] == k for p in fixed):
+                names = ", ".join(p[0] for p in fixed) or "none"
+                line, col = call.kwpos.get(k, (call.line, call.col))
+                comp.errs.add(src.loc(line, col),
+                              f"{self.name}() has no parameter {k!r} (parameters: {names})")
+                raise CheckError
+        for i, (pname, ptype, default) in enumerate(fixed):
+            if i < len(args):
+                node = args[i]
+            elif pname in call.kwargs:
+                node = call.kwargs[pname]
+            elif default is REQ:
+                comp.problem(src, call, f"{self.name}() needs {_arity(fixed)} argument"
+                             f"{'s' if len(fixed) != 1 else ''}: missing {pname!r}")
+                raise CheckError
+            else:
+                out.append((_const(default), _type_of_const(default)))
+                continue
+            out.append(_arg(comp, node, ptype, src, scope, self.name))
+        if vararg:
+            vt = params[-1][1][1:]
+            for node in args[len(fixed):]:
+                out.append(_arg(comp, node, vt, src, scope, self.name))
+        return out
+
+    def make_expr(self, comp, call, src, scope):
+        bound = self.bind(comp, call, src, scope)
+        types = [t for _, t in bound]
+        ret = self.ret(types) if callable(self.ret) else self.ret
+        fns = [f for f, _ in bound]
+        impl = self.impl
+        if self.state:
+            if len(fns) == 0:
+                return (lambda st, fr: impl(st)), ret
+            if len(fns) == 1:
+                f0 = fns[0]
+                return (lambda st, fr: impl(st, f0(st, fr))), ret
+            if len(fns) == 2:
+                f0, f1 = fns
+                return (lambda st, fr: impl(st, f0(st, fr), f1(st, fr))), ret
+            return (lambda st, fr: impl(st, *[f(st, fr) for f in fns])), ret
+        if len(fns) == 1:
+            f0 = fns[0]
+            return (lambda st, fr: impl(f0(st, fr))), ret
+        return (lambda st, fr: impl(*[f(st, fr) for f in fns])), ret
+
+    def make_stmt(self, comp, call, var, src, scope, code):
+        return self.stmt(comp, self, call, var, src, scope, code)
+
+
+def _arity(params) -> str:
+    req = sum(1 for p in params if p[2] is REQ)
+    return str(req) if req == len(params) else f"{req} to {len(params)}"
+
+
+def _const(v):
+    return lambda st, fr: v
+
+
+def _type_of_const(v) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, str):
+        return "str"
+    return "none"
+
+
+def _arg(comp, node, ptype, src, scope, fname):
+    if ptype == "ident":
+        if isinstance(node, A.Name):
+            v = node.id
+        elif isinstance(node, A.Str):
+            v = node.value
+        else:
+            comp.problem(src, node, f"{fname}() expects a name here (an id, written bare)")
+            raise CheckError
+        return _const(v), "ident:" + v
+    fn, t = comp.expr(node, src, scope)
+    if ptype != "any" and not accepts(ptype, t):
+        comp.problem(src, node, f"{fname}() expects {show(ptype)} here, found {show(t)}")
+        raise CheckError
+    return comp.coerce(fn, t, ptype), t
+
+
+def _ident(bound_item) -> str:
+    return bound_item[1][6:]
+
+
+# ---- player helpers ---------------------------------------------------------------------------
+
+def kind_to_player(st, k):
+    """The player named by card id k (the holder of such a card in the player_name zone)."""
+    g = st.g
+    if k is None:
+        return None
+    for c in g.kind_instances[k]:
+        z = st.where[c]
+        if g.zone_base_name[z] == g.player_name_zone:
+            return g.zone_owner[z]
+    return None
+
+
+def _next(st, p):
+    return None if p is None else (p + 1) % st.n
+
+
+def _prev(st, p):
+    return None if p is None else (p - 1) % st.n
+
+
+def _order_from(st, p):
+    n = st.n
+    return [(p + i) % n for i in range(n)] if p is not None else []
+
+
+def _others(st, p):
+    n = st.n
+    return [(p + i) % n for i in range(1, n)] if p is not None else list(range(n))
+
+
+def _players_at(st, loc):
+    return [p for p in range(st.n) if st.at[p] == loc]
+
+
+def _is(st, p, k):
+    return p is not None and kind_to_player(st, k) == p
+
+
+def _has(st, z, k):
+    d = st.g.card_def
+    return any(d[c] == k for c in st.zones[z])
+
+
+def _full(st, z):
+    cap = st.g.zone_capacity[z]
+    return cap is not None and len(st.zones[z]) >= cap
+
+
+def _count(xs, x=NOARG):
+    if x is NOARG:
+        return len(xs)
+    return sum(1 for y in xs if y == x)
+
+
+def _groups(xs):
+    counts: dict = {}
+    for x in xs:
+        counts[x] = counts.get(x, 0) + 1
+    return sorted(counts.values(), reverse=True)
+
+
+def _straight(xs):
+    return all(x == i + 1 for i, x in enumerate(xs))
+
+
+def _distinct(xs):
+    seen, out = set(), []
+    for x in xs:
+        if x not in seen:
+            seen.add(x)
+            out.append(x)
+    return out
+
+
+def _sorted(xs):
+    return sorted(xs, key=lambda x: (x is None, x))
+
+
+def _roll(st, n):
+    return st.rng.below(max(1, n)) + 1
+
+
+def _random(st, xs):
+    return xs[st.rng.below(len(xs))] if xs else None
+
+
+def _used(st, kind):
+    return kind in st.kinds
+
+
+def _side(st, p):
+    return st.g.side_of(st, p)
+
+
+def _knows(st, p, c):
+    return bool(st.seen[c] & (1 << p))
+
+
+def _copies(st, k):
+    return list(st.g.kind_instances[k])
+
+
+def _top(st, z):
+    zz = st.zones[z]
+    return zz[-1] if zz else None
+
+
+def _bottom(st, z):
+    zz = st.zones[z]
+    return zz[0] if zz else None
+
+
+def _zone_owner(st, z):
+    o = st.g.zone_owner[z]
+    return o if o >= 0 else None
+
+
+# ---- state-changing primitives ----------------------------------------------------------------
+
+def _move(st, c, z, facedown, bottom):
+    if c is None or z is None:
+        return None
+    ops.move(st, c, z, facedown, bottom)
+    return None
+
+
+def _move_all(st, z1, z2, facedown):
+    ops.move_all(st, z1, z2, facedown)
+
+
+def _draw(st, z1, z2, n, facedown):
+    return ops.draw(st, z1, z2, n, facedown)
+
+
+def _shuffle(st, z):
+    ops.shuffle(st, z)
+
+
+def _reveal(st, c, to):
+    if c is None:
+        return
+    if to is None:
+        st.seen[c] = ops.ALL
+        return
+    m = st.seen[c]
+    for p in to:
+        if p is not None:
+            m |= 1 << p
+    st.seen[c] = m
+
+
+def _move_to(st, p, loc):
+    if p is not None:
+        st.at[p] = loc
+
+
+def _log(st, event, *args_and_to):
+    *args, to = args_and_to
+    st.log_event(event, list(args), to)
+
+
+def _end(st, reason, sides):
+    st.finish(reason, list(sides))
+
+
+def _check_end(st):
+    st.check_end()
+
+
+def _end_turn(st):
+    st.stack.clear()
+    st.pending = None
+
+
+def _place(st, z, kinds):
+    """Scenario helper: move a card of each listed id onto z, from anywhere but z."""
+    for k in kinds:
+        for c in st.g.kind_instances[k]:
+            if st.where[c] != z:
+                ops.move(st, c, z)
+                break
+        else:
+            raise RuntimeError(f"place(): no card {st.g.card_ids[k]!r} left outside the zone")
+
+
+def _give(st, z, k):
+    _place(st, z, [k])
+
+
+# ---- typed helpers for `ret` ------------------------------------------------------------------
+
+def _same(types):
+    return types[0]
+
+
+def _elem_of_first(types):
+    return elem(types[0])
+
+
+def _first(types):
+    return types[0] if types else "any"
+
+
+# ---- blocking built-ins -------------------------------------------------------------------------
+
+def _item_type(comp, call, t, src):
+    et = elem(t)
+    if et == "kind":
+        comp.problem(src, call, "choose() offers card ids here; offer cards from a zone "
+                     "(cards(z)) or strings instead")
+        raise CheckError
+    return et
+
+
+def stmt_choose(comp, b, call, var, src, scope, code):
+    bound = b.bind(comp, call, src, scope)
+    (pf, _), (xf, xt), (prompt, _), (optf, _) = bound
+    if not is_list(xt):
+        comp.problem(src, call.args[1] if len(call.args) > 1 else call,
+                     f"choose() offers a list, found {show(xt)}")
+        raise CheckError
+    et = _item_type(comp, call, xt, src)
+    prompt_id = _ident(bound[2]) if bound[2][1].startswith("ident:") else "choose"
+    comp.p.prompts.add(prompt_id)
+    target = var or scope.hidden("ans")
+
+    def ins(st, fr):
+        items = list(xf(st, fr))
+        opt = bool(optf(st, fr))
+        if not items:
+            fr[2][target] = None
+            return None
+        st.pending = {"k": "choose", "p": pf(st, fr), "items": items, "t": et,
+                      "prompt": prompt_id, "opt": opt, "var": target}
+        return SUSPEND
+    comp.emit(code, ins, src, call)
+    return et
+
+
+def stmt_choose_many(comp, b, call, var, src, scope, code):
+    bound = b.bind(comp, call, src, scope)
+    (pf, _), (xf, xt), (kf, _), (prompt, _), (minf, mint) = bound
+    et = _item_type(comp, call, xt, src)
+    prompt_id = _ident(bound[3]) if bound[3][1].startswith("ident:") else "choose"
+    comp.p.prompts.add(prompt_id)
+    target = var or scope.hidden("many")
+    items_v, picked_v, ans_v, k_v, min_v = (scope.hidden(x) for x in ("items", "picked", "ans", "k", "min"))
+    scope.names[items_v] = xt
+    scope.names[picked_v] = list_of(et)
+
+    def init(st, fr):
+        loc = fr[2]
+        loc[items_v] = list(xf(st, fr))
+        loc[picked_v] = []
+        k = kf(st, fr)
+        loc[k_v] = k
+        m = minf(st, fr)
+        loc[min_v] = k if m is None or m < 0 else min(m, k)
+    comp.emit(code, init, src, call)
+    end = _Jump()
+
+    def head(st, fr):
+        loc = fr[2]
+        picked, items = loc[picked_v], loc[items_v]
+        if len(picked) >= loc[k_v] or not items:
+            loc[target] = picked
+            fr[1] = end.target
+            return None
+        st.pending = {"k": "choose", "p": pf(st, fr), "items": items, "t": et, "prompt": prompt_id,
+                      "opt": len(picked) >= loc[min_v], "var": ans_v}
+        return SUSPEND
+    h = comp.emit(code, head, src, call)
+
+    def after(st, fr):
+        loc = fr[2]
+        a = loc.pop(ans_v, None)
+        if a is None:
+            loc[target] = loc[picked_v]
+            fr[1] = end.target
+            return None
+        loc[picked_v] = loc[picked_v] + [a]
+        items = list(loc[items_v])
+        items.remove(a)
+        loc[items_v] = items
+        fr[1] = h
+        return None
+    comp.emit(code, after, src, call)
+    end.target = len(code.instrs)
+    return list_of(et)
+
+
+def _check_group(comp, bound_item, call, src):
+    g = _ident(bound_item)
+    if g not in comp.p.groups:
+        import difflib
+        close = difflib.get_close_matches(g, list(comp.p.groups), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        comp.problem(src, call, f"no action belongs to group {g!r}{hint}")
+        raise CheckError
+    return g
+
+
+def stmt_act(comp, b, call, var, src, scope, code):
+    bound = b.bind(comp, call, src, scope)
+    (pf, _), gb, (optf, _) = bound
+    group = _check_group(comp, gb, call, src)
+    target = var or scope.hidden("act")
+    actions = comp.p.actions
+
+    def ins(st, fr):
+        st.pending = {"k": "act", "p": pf(st, fr), "g": group, "opt": bool(optf(st, fr)), "var": target}
+        if not st.g.legal_actions(st, st.pending):
+            st.pending = None
+            fr[2][target] = None
+            return None
+        return SUSPEND
+    at = comp.emit(code, ins, src, call)
+
+    def again(st, fr):  # a free action asks the question again
+        a = fr[2].get(target)
+        if a is not None and actions[a].free:
+            fr[1] = at
+    comp.emit(code, again, src, call)
+    return "str"
+
+
+def stmt_window(comp, b, call, var, src, scope, code):
+    bound = b.bind(comp, call, src, scope)
+    (psf, _), gb, (untilf, _) = bound
+    group = _check_group(comp, gb, call, src)
+    ps, i, passes, ans = (scope.hidden(x) for x in ("wps", "wi", "wpass", "wans"))
+
+    def init(st, fr):
+        loc = fr[2]
+        loc[ps] = list(psf(st, fr))
+        loc[i] = 0
+        loc[passes] = 0
+    comp.emit(code, init, src, call)
+    end = _Jump()
+
+    def head(st, fr):
+        loc = fr[2]
+        players = loc[ps]
+        if not players or loc[passes] >= len(players) or untilf(st, fr):
+            fr[1] = end.target
+            return None
+        p = players[loc[i] % len(players)]
+        loc[i] += 1
+        pend = {"k": "act", "p": p, "g": group, "opt": True, "var": ans}
+        if p is None or not st.g.legal_actions(st, pend):
+            loc[passes] += 1
+            fr[1] = h  # ask the next player
+            return None
+        st.pending = pend
+        return SUSPEND
+    h = comp.emit(code, head, src, call)
+
+    def after(st, fr):
+        loc = fr[2]
+        if loc.pop(ans, None) is None:
+            loc[passes] += 1
+        else:
+            loc[passes] = 0
+        fr[1] = h
+    comp.emit(code, after, src, call)
+    end.target = len(code.instrs)
+    return "none"
+
+
+def stmt_run(comp, b, call, var, src, scope, code):
+    bound = b.bind(comp, call, src, scope)
+    (xf, xt), hb, *rest = bound
+    hook = _ident(hb)
+    arg_fns = [f for f, _ in rest]
+    p = comp.p
+    arity = p.hook_arity.get(hook)
+    if arity is None:
+        comp.problem(src, call, f"no card or location has a hook named {hook!r}")
+        raise CheckError
+    if arity != len(arg_fns):
+        comp.problem(src, call, f"hook {hook!r} takes {arity} argument{'s' if arity != 1 else ''}, "
+                     f"found {len(arg_fns)}")
+        raise CheckError
+    if xt not in ("card", "loc", "kind", "any", "none"):
+        comp.problem(src, call, f"run() needs a card or a location, found {show(xt)}")
+        raise CheckError
+    is_loc = xt == "loc"
+    is_kind = xt == "kind"
+
+    def ins(st, fr):
+        x = xf(st, fr)
+        if x is None:
+            return None
+        g = st.g
+        if is_loc:
+            entry = g.loc_hooks[x].get(hook)
+            base = {"here": x}
+        else:
+            entry = g.kind_hooks[x if is_kind else g.card_def[x]].get(hook)
+            base = {"this": x}
+        if entry is None:
+            return None
+        code_id, params = entry
+        loc = dict(zip(params, [f(st, fr) for f in arg_fns]))
+        loc.update(base)
+        loc["me"] = fr[2].get("me")
+        st.stack.append([code_id, 0, loc, var])
+        return None
+    comp.emit(code, ins, src, call)
+    return "any"
+
+
+def stmt_emit(comp, b, call, var, src, scope, code):
+    bound = b.bind(comp, call, src, scope)
+    ev = _ident(bound[0])
+    arg_fns = [f for f, _ in bound[1:]]
+    comp.p.events_emitted.add(ev)
+
+    def ins(st, fr):
+        trig = st.g.triggers.get(ev)
+        if not trig:
+            return None
+        vals = [f(st, fr) for f in arg_fns]
+        me = fr[2].get("me")
+        for code_id, names in reversed(trig):
+            loc = dict(zip(names, vals))
+            loc["me"] = me
+            st.stack.append([code_id, 0, loc, None])
+        return None
+    comp.emit(code, ins, src, call)
+    return "none"
+
+
+def compile_proc_call(comp, call, var, src, scope, code):
+    p = comp.p
+    params = p.proc_sigs[call.func]
+    if call.kwargs:
+        k = next(iter(call.kwargs))
+        comp.problem(src, call, f"procedure {call.func}() takes positional arguments only, found {k}:")
+        raise CheckError
+    if len(call.args) != len(params):
+        comp.problem(src, call, f"{call.func}() takes {len(params)} argument"
+                     f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), found {len(call.args)}")
+        raise CheckError
+    fns = [comp.expr(a, src, scope)[0] for a in call.args]
+    code_id = "proc:" + call.func
+    names = list(params)
+
+    def ins(st, fr):
+        loc = dict(zip(names, [f(st, fr) for f in fns]))
+        cur = fr[2]
+        for k in ("me", "this", "here"):
+            if k in cur and k not in loc:
+                loc[k] = cur[k]
+        st.stack.append([code_id, 0, loc, var])
+        return None
+    comp.emit(code, ins, src, call)
+    return p.proc_ret.get(call.func, "any")
+
+
+# ---- the table ------------------------------------------------------------------------------
+
+TABLE: dict[str, Builtin] = {}
+
+
+def fn(name, params, ret, impl=None, state=True, blocking=False, stmt=None):
+    TABLE[name] = Builtin(name, params, ret, impl, state, blocking, stmt)
+
+
+R = REQ
+fn("cards", [("z", "zone", R)], "list:card", lambda st, z: list(st.zones[z]))
+fn("size", [("z", "zone", R)], "int", lambda st, z: len(st.zones[z]))
+fn("empty", [("z", "zone", R)], "bool", lambda st, z: not st.zones[z])
+fn("full", [("z", "zone", R)], "bool", _full)
+fn("top", [("z", "zone", R)], "card", _top)
+fn("bottom", [("z", "zone", R)], "card", _bottom)
+fn("holder", [("c", "card", R)], "player", lambda st, c: None if c is None else ops.holder(st, c))
+fn("zone_of", [("c", "card", R)], "zone", lambda st, c: None if c is None else st.where[c])
+fn("owner", [("z", "zone", R)], "player", _zone_owner)
+fn("at", [("p", "player", R)], "loc", lambda st, p: None if p is None else st.at[p])
+fn("players_at", [("l", "loc", R)], "list:player", _players_at)
+fn("next", [("p", "player", R)], "player", _next)
+fn("prev", [("p", "player", R)], "player", _prev)
+fn("order_from", [("p", "player", R)], "list:player", _order_from)
+fn("others", [("p", "player", R)], "list:player", _others)
+fn("is", [("p", "player", R), ("k", "kind", R)], "bool", _is)
+fn("has", [("z", "zone", R), ("k", "kind", R)], "bool", _has)
+fn("knows", [("p", "player", R), ("c", "card", R)], "bool", _knows)
+fn("copies", [("k", "kind", R)], "list:card", _copies)
+fn("count", [("xs", "list:any", R), ("x", "any", NOARG)], "int", _count, state=False)
+fn("len", [("xs", "list:any", R)], "int", len, state=False)
+fn("sum", [("xs", "list:int", R)], "int", sum, state=False)
+fn("max", [("xs", "list:int", R)], "int", lambda xs: max(xs) if xs else None, state=False)
+fn("min", [("xs", "list:int", R)], "int", lambda xs: min(xs) if xs else None, state=False)
+fn("abs", [("x", "int", R)], "int", abs, state=False)
+fn("distinct", [("xs", "list:any", R)], _same, _distinct, state=False)
+fn("sorted", [("xs", "list:any", R)], _same, _sorted, state=False)
+fn("reversed", [("xs", "list:any", R)], _same, lambda xs: list(reversed(xs)), state=False)
+fn("groups", [("xs", "list:any", R)], "list:int", _groups, state=False)
+fn("straight", [("xs", "list:int", R)], "bool", _straight, state=False)
+fn("any", [("xs", "list:any", R)], "bool", lambda xs: any(xs), state=False)
+fn("all", [("xs", "list:any", R)], "bool", lambda xs: all(xs), state=False)
+fn("range", [("a", "int", R), ("b", "int", R)], "list:int", lambda a, b: list(range(a, b)), state=False)
+fn("roll", [("n", "int", R)], "int", _roll)
+fn("random", [("xs", "list:any", R)], _elem_of_first, _random)
+fn("used", [("kind", "ident", R)], "bool", _used)
+fn("side", [("p", "player", R)], "str", _side)
+# primitives that change the state
+fn("move", [("c", "card", R), ("z", "zone", R), ("facedown", "bool", False), ("bottom", "bool", False)],
+   "none", _move)
+fn("move_all", [("src", "zone", R), ("dst", "zone", R), ("facedown", "bool", False)], "none", _move_all)
+fn("draw", [("src", "zone", R), ("dst", "zone", R), ("n", "int", 1), ("facedown", "bool", False)],
+   "list:card", _draw)
+fn("shuffle", [("z", "zone", R)], "none", _shuffle)
+fn("reveal", [("c", "card", R), ("to", "list:player", None)], "none", _reveal)
+fn("move_to", [("p", "player", R), ("l", "loc", R)], "none", _move_to)
+fn("log", [("event", "ident", R), ("to", "list:player", None), ("args", "*any", R)], "none", _log)
+fn("end", [("reason", "ident", R), ("sides", "list:str", R)], "none", _end)
+fn("check_end", [], "none", _check_end)
+fn("end_turn", [], "none", _end_turn)
+fn("place", [("z", "zone", R), ("ids", "list:kind", R)], "none", _place)
+fn("give", [("z", "zone", R), ("id", "kind", R)], "none", _give)
+# blocking
+fn("choose", [("p", "player", R), ("xs", "list:any", R), ("prompt", "ident", "choose"),
+              ("optional", "bool", False)], "any", blocking=True, stmt=stmt_choose)
+fn("choose_many", [("p", "player", R), ("xs", "list:any", R), ("k", "int", R),
+                   ("prompt", "ident", "choose"), ("min", "int", -1)], "any", blocking=True,
+   stmt=stmt_choose_many)
+fn("act", [("p", "player", R), ("group", "ident", R), ("optional", "bool", False)], "str",
+   blocking=True, stmt=stmt_act)
+fn("window", [("players", "list:player", R), ("group", "ident", R), ("until", "bool", False)], "none",
+   blocking=True, stmt=stmt_window)
+fn("run", [("x", "any", R), ("hook", "ident", R), ("args", "*any", R)], "any", blocking=True,
+   stmt=stmt_run)
+fn("emit", [("event", "ident", R), ("args", "*any", R)], "none", blocking=True, stmt=stmt_emit)
+
+
+def _log_bind_fix():
+    """log(event, args..., to: players): `to` is keyword-only; reorder so varargs come last."""
+    b = TABLE["log"]
+    orig = b.bind
+
+    def bind(comp, call, src, scope):
+        to = call.kwargs.get("to")
+        inner = A.Call(call.func, [call.args[0]] if call.args else [], {}, {}, line=call.line, col=call.col)
+        inner.args += call.args[1:]
+        bound = Builtin("log", [("event", "ident", REQ), ("args", "*any", REQ)], "none").bind(
+            comp, inner, src, scope)
+        if to is not None:
+            tf, tt = comp.expr(to, src, scope)
+            if not accepts("list:player", tt):
+                comp.problem(src, to, f"log() expects a list of players for to:, found {show(tt)}")
+                raise CheckError
+            tf = comp.coerce(tf, tt, "list:player")
+            bound.append((tf, tt))
+        else:
+            bound.append((_const(None), "none"))
+        ev = _ident(bound[0])
+        comp.p.events_logged.add(ev)
+        return bound
+    b.bind = bind
+    del orig
+
+
+_log_bind_fix()
+
+
+# ---- special names, attributes, comparisons -----------------------------------------------------
+
+def _name_me(comp, e, src, scope):
+    return (lambda st, fr: fr[2].get("me")), "player"
+
+
+def _name_this(comp, e, src, scope):
+    if scope.this_card is None:
+        comp.problem(src, e, "'this' is only defined in a card's effects")
+        raise CheckError
+    return (lambda st, fr: fr[2].get("this")), "card"
+
+
+def _name_here(comp, e, src, scope):
+    if scope.here_loc is None:
+        comp.problem(src, e, "'here' is only defined in a location's effects")
+        raise CheckError
+    return (lambda st, fr: fr[2].get("here")), "loc"
+
+
+NAMES = {
+    "me": _name_me,
+    "this": _name_this,
+    "here": _name_here,
+    "players": lambda c, e, s, sc: ((lambda st, fr: list(range(st.n))), "list:player"),
+    "player_count": lambda c, e, s, sc: ((lambda st, fr: st.n), "int"),
+    "turn_number": lambda c, e, s, sc: ((lambda st, fr: st.turn), "int"),
+    "current": lambda c, e, s, sc: ((lambda st, fr: st.current), "player"),
+    "locations": lambda c, e, s, sc: ((lambda st, fr: list(range(len(st.g.loc_ids)))), "list:loc"),
+}
+
+
+def param_ref(comp, name, node, src, scope):
+    p = comp.p
+    base = p.param_fn(name)
+    mods = p.modifier_fns.get(name)
+    if not mods:
+        return base
+
+    def modified(st, fr):
+        v = base(st, fr)
+        for when, add in mods:
+            if when(st, fr):
+                v += add(st, fr)
+        return v
+    return modified
+
+
+def zone_ref(comp, name, node: A.Call, src, scope):
+    zd = comp.p.zone_defs[name]
+    if zd.per == "none":
+        comp.problem(src, node, f"zone {name!r} is global: write {name} without (...)")
+        raise CheckError
+    if len(node.args) != 1 or node.kwargs:
+        comp.problem(src, node, f"zone {name!r} is per {zd.per}: it takes 1 argument, found {len(node.args)}")
+        raise CheckError
+    want = "player" if zd.per == "player" else "loc"
+    fn_, t = comp.expr(node.args[0], src, scope)
+    comp.need(src, node.args[0], want, t)
+    fn_ = comp.coerce(fn_, t, want)
+    if zd.per == "player":
+        base, stride, j = comp.p.PB, comp.p.NPZ, zd.j
+    else:
+        base, stride, j = comp.p.NGZ, comp.p.NLZ, zd.j
+    return lambda st, fr: base + fn_(st, fr) * stride + j
+
+
+def attribute(comp, ofn, t, e: A.Attr, src, scope):
+    p = comp.p
+    name = e.name
+    if t in ("card", "kind"):
+        to_def = t == "card"
+        if name == "id":
+            ids = p.card_ids
+            if to_def:
+                return (lambda st, fr: None if (c := ofn(st, fr)) is None else ids[st.g.card_def[c]]), "str"
+            return (lambda st, fr: None if (k := ofn(st, fr)) is None else ids[k]), "str"
+        table = p.kind_props.get(name)
+        if table is None:
+            import difflib
+            close = difflib.get_close_matches(name, list(p.kind_props), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            comp.problem(src, e, f"no card has a property {name!r}{hint}")
+            raise CheckError
+        ptype = p.prop_types[name]
+        if to_def:
+            cdef = p.card_def
+            return (lambda st, fr: None if (c := ofn(st, fr)) is None else table[cdef[c]]), ptype
+        return (lambda st, fr: None if (k := ofn(st, fr)) is None else table[k]), ptype
+    if t == "loc":
+        if name == "id":
+            ids = p.loc_ids
+            return (lambda st, fr: None if (x := ofn(st, fr)) is None else ids[x]), "str"
+        table = p.loc_props.get(name)
+        if table is None:
+            comp.problem(src, e, f"no location has a property {name!r}")
+            raise CheckError
+        return (lambda st, fr: None if (x := ofn(st, fr)) is None else table[x]), p.loc_prop_types[name]
+    if t == "player" and name == "seat":
+        return (lambda st, fr: ofn(st, fr)), "int"
+    comp.problem(src, e, f"{show(t)} has no property {name!r}")
+    raise CheckError
+
+
+_CMP = {
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a is not None and b is not None and a < b,
+    "<=": lambda a, b: a is not None and b is not None and a <= b,
+    ">": lambda a, b: a is not None and b is not None and a > b,
+    ">=": lambda a, b: a is not None and b is not None and a >= b,
+    "in": lambda a, b: a in b,
+    "not in": lambda a, b: a not in b,
+}
+
+
+def compare(comp, e: A.Compare, src, scope):
+    lf, lt = comp.expr(e.left, src, scope)
+    rf, rt = comp.expr(e.right, src, scope)
+    op = e.op
+    cdef = comp.p.card_def
+    if op in ("in", "not in"):
+        if not is_list(rt):
+            comp.problem(src, e.right, f"'{op}' needs a list on the right, found {show(rt)}")
+            raise CheckError
+        et = elem(rt)
+        if lt == "card" and et == "kind":
+            lf0 = lf
+            lf = lambda st, fr: None if (c := lf0(st, fr)) is None else cdef[c]  # noqa: E731
+        elif lt == "kind" and et == "player":
+            lf = comp.coerce(lf, lt, "player")
+        f = _CMP[op]
+        return (lambda st, fr: f(lf(st, fr), rf(st, fr))), "bool"
+    if {lt, rt} == {"card", "kind"}:
+        if lt == "card":
+            lf0 = lf
+            lf = lambda st, fr: None if (c := lf0(st, fr)) is None else cdef[c]  # noqa: E731
+        else:
+            rf0 = rf
+            rf = lambda st, fr: None if (c := rf0(st, fr)) is None else cdef[c]  # noqa: E731
+    elif {lt, rt} == {"player", "kind"}:
+        lf, rf = comp.coerce(lf, lt, "player"), comp.coerce(rf, rt, "player")
+    elif op in ("<", "<=", ">", ">=") and not (accepts("int", lt) and accepts("int", rt)):
+        comp.problem(src, e, f"'{op}' compares numbers, found {show(lt)} and {show(rt)}")
+        raise CheckError
+    f = _CMP[op]
+    return (lambda st, fr: f(lf(st, fr), rf(st, fr))), "bool"

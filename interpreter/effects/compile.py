@@ -1,0 +1,653 @@
+"""Stage 5 of the pipeline: checked syntax trees -> Python closures and VM instructions.
+
+One pass does the check and the compilation: every name is resolved against the ruleset
+(locals, params, counters, zones, cards, locations, procedures, built-ins), arity and types
+are checked, and each problem is recorded at its place in the YAML file; then the code is
+emitted. Expressions become closures `f(state, frame) -> value`. Statements become a flat
+list of instructions for the engine's small VM (engine/flow.py), so an effect that stops to
+ask a player a question is just a frame `[code id, pc, locals, return var]` on the state's
+stack: plain data, cheap to clone, serializable mid-effect. Play never walks a syntax tree.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from ..errors import Collector, Loc
+from . import ast as A
+from .parse import EffectSyntaxError, parse
+from .types import accepts, elem, is_list, join, list_of, show
+
+SUSPEND = object()  # returned by an instruction that waits for a decision
+MAX_LOOP = 10_000
+
+
+class CheckError(Exception):
+    """Raised inside the compiler to abandon one expression after recording a problem."""
+
+
+@dataclass
+class Code:
+    """One compiled code unit: VM instructions, their source locations, local types."""
+
+    id: str
+    instrs: list = field(default_factory=list)
+    locs: list = field(default_factory=list)
+    local_types: dict = field(default_factory=dict)
+    params: list = field(default_factory=list)
+
+
+@dataclass
+class Source:
+    """Where a code string was written: enough to map effect positions into the file."""
+
+    doc: object
+    path: tuple
+
+    def loc(self, line: int, col: int) -> Loc:
+        return self.doc.source.text(self.path, line, col)
+
+
+class Scope:
+    """Names visible while compiling one code unit, with their types."""
+
+    def __init__(self, names: dict[str, str], kind: str = "effect", this_card=None, here_loc=None,
+                 card_params: dict | None = None):
+        self.names = dict(names)
+        self.kind = kind
+        self.this_card = this_card
+        self.here_loc = here_loc
+        self.card_params = card_params or {}
+        self.counter = 0
+
+    def hidden(self, base: str) -> str:
+        self.counter += 1
+        return f"_{base}{self.counter}"
+
+
+class Compiler:
+    """Compiles effect text for one Program, collecting located problems."""
+
+    def __init__(self, program, errs: Collector):
+        self.p = program
+        self.errs = errs
+        from . import builtins as B
+        self.B = B
+
+    # ---- entry points ---------------------------------------------------------------------
+
+    def problem(self, src: Source, node, message: str) -> None:
+        line = getattr(node, "line", 1) or 1
+        col = getattr(node, "col", 1) or 1
+        self.errs.add(src.loc(line, col), message)
+
+    def parse(self, text, src: Source, start="block"):
+        if not isinstance(text, str):
+            self.errs.add(src.doc.source.value(src.path),
+                          f"expected effect code (a string), found {type(text).__name__}")
+            return None
+        try:
+            return parse(text, start)
+        except EffectSyntaxError as e:
+            self.errs.add(src.loc(e.line, e.col), f"effect syntax: {e.message}")
+            return None
+
+    def expression(self, text, src: Source, scope: Scope, want: str | None = None):
+        """Compile an expression string; return (fn, type) or (None, 'any') on problems."""
+        if isinstance(text, bool):
+            v = text
+            return (lambda st, fr: v), "bool"
+        if isinstance(text, int):
+            v = text
+            return (lambda st, fr: v), "int"
+        tree = self.parse(text, src, "expression")
+        if tree is None:
+            return None, "any"
+        try:
+            fn, t = self.expr(tree, src, scope)
+        except CheckError:
+            return None, "any"
+        if want and not accepts(want, t):
+            self.problem(src, tree, f"expected {show(want)} here, found {show(t)}")
+            return None, "any"
+        if want:
+            fn = self.coerce(fn, t, want)
+        return fn, t
+
+    def code(self, code_id: str, text, src: Source, scope: Scope, params: list | None = None,
+             prelude=None) -> Code:
+        """Compile a block of statements into a Code unit registered in the program."""
+        code = Code(code_id, params=list(params or []))
+        code.local_types = dict(scope.names)
+        if prelude is not None:
+            code.instrs.append(prelude)
+            code.locs.append(src.doc.source.value(src.path))
+        tree = self.parse(text, src, "block")
+        if tree is not None:
+            self.block(tree, src, scope, code)
+        code.local_types.update(scope.names)
+        self.p.codes[code_id] = code
+        return code
+
+    # ---- statements -----------------------------------------------------------------------
+
+    def emit(self, code: Code, ins, src: Source, node) -> int:
+        code.instrs.append(ins)
+        code.locs.append(src.loc(getattr(node, "line", 1) or 1, getattr(node, "col", 1) or 1))
+        return len(code.instrs) - 1
+
+    def block(self, stmts, src, scope, code):
+        for s in stmts:
+            try:
+                self.stmt(s, src, scope, code)
+            except CheckError:
+                pass
+
+    def stmt(self, s, src, scope, code):
+        if isinstance(s, A.Pass):
+            return
+        if isinstance(s, A.ExprStmt):
+            e = s.expr
+            if isinstance(e, A.Call) and self.is_blocking(e):
+                self.blocking_call(e, None, src, scope, code)
+                return
+            fn, _ = self.expr(e, src, scope)
+            self.emit(code, _exec(fn), src, s)
+            return
+        if isinstance(s, A.Assign):
+            return self.assign(s, src, scope, code)
+        if isinstance(s, A.If):
+            return self.if_stmt(s, src, scope, code)
+        if isinstance(s, A.For):
+            return self.for_stmt(s, src, scope, code)
+        if isinstance(s, A.Repeat):
+            return self.repeat_stmt(s, src, scope, code)
+        if isinstance(s, A.While):
+            return self.while_stmt(s, src, scope, code)
+        if isinstance(s, A.Return):
+            fn = None
+            if s.value is not None:
+                fn, _ = self.expr(s.value, src, scope)
+            self.emit(code, _return(fn), src, s)
+            return
+        self.problem(src, s, "unsupported statement")
+
+    def assign(self, s: A.Assign, src, scope, code):
+        tgt = s.target
+        if isinstance(tgt, A.Name):
+            name = tgt.id
+            if name in self.p.counter_defs and self.p.counter_defs[name].per == "none":
+                return self.counter_assign(s, tgt, src, scope, code)
+            if self.resolves_globally(name):
+                self.problem(src, tgt, f"cannot assign to {name!r}: it names a "
+                             f"{self.global_kind(name)}, not a local variable")
+                raise CheckError
+            if s.op != "=":
+                if name not in scope.names:
+                    self.problem(src, tgt, f"undefined variable {name!r}")
+                    raise CheckError
+                fn, t = self.expr(s.value, src, scope)
+                self.need(src, s.value, "int", t)
+                op = s.op
+                self.emit(code, _aug_local(name, fn, op), src, s)
+                return
+            if isinstance(s.value, A.Call) and self.is_blocking(s.value):
+                t = self.blocking_call(s.value, name, src, scope, code)
+                scope.names[name] = join(scope.names.get(name, t), t) if name in scope.names else t
+                return
+            fn, t = self.expr(s.value, src, scope)
+            scope.names[name] = join(scope.names[name], t) if name in scope.names else t
+            self.emit(code, _set_local(name, fn), src, s)
+            return
+        if isinstance(tgt, A.Call):
+            if tgt.func in self.p.counter_defs:
+                return self.counter_assign(s, tgt, src, scope, code)
+            self.problem(src, tgt, f"cannot assign to {tgt.func}(...): only counters and local "
+                         "variables can be assigned")
+            raise CheckError
+        self.problem(src, tgt, "cannot assign to this")
+        raise CheckError
+
+    def counter_assign(self, s, tgt, src, scope, code):
+        name = tgt.id if isinstance(tgt, A.Name) else tgt.func
+        index_fn = self.counter_index(name, tgt, src, scope)
+        fn, t = self.expr(s.value, src, scope)
+        self.need(src, s.value, "int", t)
+        cdef = self.p.counter_defs[name]
+        self.emit(code, _set_counter(index_fn, fn, s.op, cdef.min, cdef.max), src, s)
+
+    def if_stmt(self, s: A.If, src, scope, code):
+        ends = []
+        for cond, body in s.branches:
+            cfn, ct = self.expr(cond, src, scope)
+            jf = _Jump()
+            self.emit(code, _jump_if_false(cfn, jf), src, cond)
+            self.block(body, src, scope, code)
+            je = _Jump()
+            ends.append(je)
+            self.emit(code, _jump(je), src, cond)
+            jf.target = len(code.instrs)
+        if s.orelse:
+            self.block(s.orelse, src, scope, code)
+        for je in ends:
+            je.target = len(code.instrs)
+
+    def for_stmt(self, s: A.For, src, scope, code):
+        fn, t = self.expr(s.iterable, src, scope)
+        if not is_list(t):
+            self.problem(src, s.iterable, f"'for' needs a list, found {show(t)}")
+            raise CheckError
+        it, ix = scope.hidden("it"), scope.hidden("ix")
+        scope.names[s.var] = elem(t)
+        self.emit(code, _for_init(fn, it, ix), src, s)
+        end = _Jump()
+        head = self.emit(code, _for_next(it, ix, s.var, end), src, s)
+        self.block(s.body, src, scope, code)
+        self.emit(code, _jump(_Jump(head)), src, s)
+        end.target = len(code.instrs)
+
+    def repeat_stmt(self, s: A.Repeat, src, scope, code):
+        fn, t = self.expr(s.count, src, scope)
+        self.need(src, s.count, "int", t)
+        cnt = scope.hidden("n")
+        self.emit(code, _set_local(cnt, fn), src, s)
+        end = _Jump()
+        head = self.emit(code, _countdown(cnt, end), src, s)
+        self.block(s.body, src, scope, code)
+        self.emit(code, _jump(_Jump(head)), src, s)
+        end.target = len(code.instrs)
+
+    def while_stmt(self, s: A.While, src, scope, code):
+        fn, t = self.expr(s.cond, src, scope)
+        guard = scope.hidden("w")
+        self.emit(code, _set_local(guard, lambda st, fr: 0), src, s)
+        end = _Jump()
+        head = self.emit(code, _while_head(fn, guard, end), src, s)
+        self.block(s.body, src, scope, code)
+        self.emit(code, _jump(_Jump(head)), src, s)
+        end.target = len(code.instrs)
+
+    # ---- blocking calls -------------------------------------------------------------------
+
+    def is_blocking(self, call: A.Call) -> bool:
+        if call.func in self.p.proc_sigs:
+            return True
+        b = self.B.TABLE.get(call.func)
+        return bool(b and b.blocking)
+
+    def blocking_call(self, call: A.Call, var, src, scope, code) -> str:
+        if call.func in self.p.proc_sigs:
+            return self.B.compile_proc_call(self, call, var, src, scope, code)
+        b = self.B.TABLE[call.func]
+        return b.make_stmt(self, call, var, src, scope, code)
+
+    # ---- expressions ----------------------------------------------------------------------
+
+    def need(self, src, node, want: str, got: str) -> None:
+        if not accepts(want, got):
+            self.problem(src, node, f"expected {show(want)}, found {show(got)}")
+            raise CheckError
+
+    def coerce(self, fn, got: str, want: str):
+        """Wrap fn so its value has type `want` (card id -> the player it names)."""
+        if want == "player" and got == "kind":
+            to_player = self.B.kind_to_player
+            return lambda st, fr: to_player(st, fn(st, fr))
+        if want.startswith("list:player") and got == "list:kind":
+            to_player = self.B.kind_to_player
+            return lambda st, fr: [to_player(st, k) for k in fn(st, fr)]
+        return fn
+
+    def resolves_globally(self, name: str) -> bool:
+        p = self.p
+        return (name in p.params or name in p.counter_defs or name in p.zone_defs
+                or name in p.card_index or name in p.loc_index or name in p.sides)
+
+    def global_kind(self, name: str) -> str:
+        p = self.p
+        for what, table in (("param", p.params), ("counter", p.counter_defs), ("zone", p.zone_defs),
+                            ("card", p.card_index), ("location", p.loc_index), ("side", p.sides)):
+            if name in table:
+                return what
+        return "name"
+
+    def all_names(self, scope: Scope) -> list[str]:
+        p = self.p
+        return (list(scope.names) + list(scope.card_params) + list(p.params) + list(p.counter_defs)
+                + list(p.zone_defs) + list(p.card_index) + list(p.loc_index) + list(p.sides)
+                + list(self.B.NAMES) + list(self.B.TABLE) + list(p.proc_sigs))
+
+    def suggest(self, name: str, scope: Scope) -> str:
+        close = difflib.get_close_matches(name, self.all_names(scope), n=1, cutoff=0.75)
+        return f" (did you mean {close[0]!r}?)" if close else ""
+
+    def expr(self, e, src: Source, scope: Scope):
+        """Compile an expression node: return (closure, type)."""
+        m = getattr(self, "x_" + type(e).__name__, None)
+        if m is None:
+            self.problem(src, e, "unsupported expression")
+            raise CheckError
+        return m(e, src, scope)
+
+    def x_Num(self, e, src, scope):
+        v = e.value
+        return (lambda st, fr: v), "int"
+
+    def x_Str(self, e, src, scope):
+        v = e.value
+        return (lambda st, fr: v), "str"
+
+    def x_Const(self, e, src, scope):
+        v = e.value
+        return (lambda st, fr: v), ("bool" if isinstance(v, bool) else "none")
+
+    def x_Name(self, e, src, scope):
+        name = e.id
+        if name in scope.names:
+            t = scope.names[name]
+            return (lambda st, fr: fr[2].get(name)), t
+        if name in scope.card_params:
+            v = scope.card_params[name]
+            return (lambda st, fr: v), ("int" if isinstance(v, int) and not isinstance(v, bool) else "any")
+        special = self.B.NAMES.get(name)
+        if special is not None:
+            return special(self, e, src, scope)
+        p = self.p
+        if name in p.params:
+            return self.B.param_ref(self, name, e, src, scope), "int"
+        if name in p.counter_defs:
+            cd = p.counter_defs[name]
+            if cd.per != "none":
+                self.problem(src, e, f"counter {name!r} is per {cd.per}: write {name}(...)")
+                raise CheckError
+            i = cd.j
+            return (lambda st, fr: st.ctr[i]), "int"
+        if name in p.zone_defs:
+            zd = p.zone_defs[name]
+            if zd.per != "none":
+                self.problem(src, e, f"zone {name!r} is per {zd.per}: write {name}(...)")
+                raise CheckError
+            z = zd.j
+            return (lambda st, fr: z), "zone"
+        if name in p.card_index:
+            k = p.card_index[name]
+            return (lambda st, fr: k), "kind"
+        if name in p.loc_index:
+            li = p.loc_index[name]
+            return (lambda st, fr: li), "loc"
+        if name in p.sides:
+            return (lambda st, fr: name), "str"
+        if name in p.proc_sigs or name in self.B.TABLE:
+            self.problem(src, e, f"{name!r} is a function: call it as {name}(...)")
+            raise CheckError
+        self.problem(src, e, f"undefined name {name!r}{self.suggest(name, scope)}")
+        raise CheckError
+
+    def x_Call(self, e: A.Call, src, scope):
+        name = e.func
+        p = self.p
+        if name in p.proc_sigs or (name in self.B.TABLE and self.B.TABLE[name].blocking):
+            self.problem(src, e, f"{name}(...) may ask a player to decide, so it must stand alone "
+                         f"as a statement or as 'x = {name}(...)'")
+            raise CheckError
+        if name in p.counter_defs:
+            cd = p.counter_defs[name]
+            idx = self.counter_index(name, e, src, scope)
+            return (lambda st, fr: st.ctr[idx(st, fr)]), "int"
+        if name in p.zone_defs:
+            return self.B.zone_ref(self, name, e, src, scope), "zone"
+        b = self.B.TABLE.get(name)
+        if b is None:
+            self.problem(src, e, f"unknown function {name!r}{self.suggest(name, scope)}")
+            raise CheckError
+        return b.make_expr(self, e, src, scope)
+
+    def counter_index(self, name, node, src, scope):
+        """A closure giving the flat index of a counter (global, per player or per location)."""
+        cd = self.p.counter_defs[name]
+        args = node.args if isinstance(node, A.Call) else []
+        if cd.per == "none":
+            if args:
+                self.problem(src, node, f"counter {name!r} is global: write {name} without (...)")
+                raise CheckError
+            i = cd.j
+            return lambda st, fr: i
+        if len(args) != 1:
+            self.problem(src, node, f"counter {name!r} is per {cd.per}: it takes 1 argument, "
+                         f"found {len(args)}")
+            raise CheckError
+        want = "player" if cd.per == "player" else "loc"
+        fn, t = self.expr(args[0], src, scope)
+        self.need(src, args[0], want, t)
+        fn = self.coerce(fn, t, want)
+        if cd.per == "player":
+            base, stride, j = self.p.CB, self.p.NPC, cd.j
+            return lambda st, fr: base + fn(st, fr) * stride + j
+        base, stride, j = self.p.NGC, self.p.NLC, cd.j
+        return lambda st, fr: base + fn(st, fr) * stride + j
+
+    def x_Attr(self, e: A.Attr, src, scope):
+        ofn, t = self.expr(e.obj, src, scope)
+        return self.B.attribute(self, ofn, t, e, src, scope)
+
+    def x_Index(self, e: A.Index, src, scope):
+        ofn, t = self.expr(e.obj, src, scope)
+        ifn, it = self.expr(e.index, src, scope)
+        if not is_list(t):
+            self.problem(src, e, f"only lists can be indexed, found {show(t)}")
+            raise CheckError
+        self.need(src, e.index, "int", it)
+
+        def index(st, fr):
+            xs = ofn(st, fr)
+            i = ifn(st, fr)
+            return xs[i] if -len(xs) <= i < len(xs) else None
+        return index, elem(t)
+
+    def x_ListExpr(self, e: A.ListExpr, src, scope):
+        parts = [self.expr(x, src, scope) for x in e.items]
+        fns = [f for f, _ in parts]
+        t = "any"
+        for i, (_, pt) in enumerate(parts):
+            t = pt if i == 0 else join(t, pt)
+        if t == "player" and any(pt == "kind" for _, pt in parts):
+            fns = [self.coerce(f, pt, "player") for f, pt in parts]
+        return (lambda st, fr: [f(st, fr) for f in fns]), list_of(t if parts else "any")
+
+    def x_Comprehension(self, e: A.Comprehension, src, scope):
+        ifn, it = self.expr(e.iterable, src, scope)
+        if not is_list(it):
+            self.problem(src, e.iterable, f"'for' needs a list, found {show(it)}")
+            raise CheckError
+        var = e.var
+        prev = scope.names.get(var)
+        scope.names[var] = elem(it)
+        efn, et = self.expr(e.elt, src, scope)
+        cfn = self.expr(e.cond, src, scope)[0] if e.cond is not None else None
+        if prev is None:
+            scope.names.pop(var, None)
+        else:
+            scope.names[var] = prev
+
+        def comp(st, fr):
+            loc = fr[2]
+            saved = loc.get(var, _MISSING)
+            out = []
+            for x in ifn(st, fr):
+                loc[var] = x
+                if cfn is None or cfn(st, fr):
+                    out.append(efn(st, fr))
+            if saved is _MISSING:
+                loc.pop(var, None)
+            else:
+                loc[var] = saved
+            return out
+        return comp, list_of(et)
+
+    def x_BinOp(self, e: A.BinOp, src, scope):
+        lf, lt = self.expr(e.left, src, scope)
+        rf, rt = self.expr(e.right, src, scope)
+        op = e.op
+        if op == "+" and is_list(lt) and is_list(rt) and (lt != "any" or rt != "any"):
+            return (lambda st, fr: lf(st, fr) + rf(st, fr)), join(lt, rt)
+        self.need(src, e.left, "int", lt)
+        self.need(src, e.right, "int", rt)
+        f = _ARITH[op]
+        return (lambda st, fr: f(lf(st, fr), rf(st, fr))), "int"
+
+    def x_Neg(self, e: A.Neg, src, scope):
+        f, t = self.expr(e.operand, src, scope)
+        self.need(src, e.operand, "int", t)
+        return (lambda st, fr: -f(st, fr)), "int"
+
+    def x_Not(self, e: A.Not, src, scope):
+        f, _ = self.expr(e.operand, src, scope)
+        return (lambda st, fr: not f(st, fr)), "bool"
+
+    def x_BoolOp(self, e: A.BoolOp, src, scope):
+        fns = [self.expr(v, src, scope)[0] for v in e.values]
+        if e.op == "and":
+            def f_and(st, fr):
+                for f in fns:
+                    if not f(st, fr):
+                        return False
+                return True
+            return f_and, "bool"
+
+        def f_or(st, fr):
+            for f in fns:
+                if f(st, fr):
+                    return True
+            return False
+        return f_or, "bool"
+
+    def x_IfExpr(self, e: A.IfExpr, src, scope):
+        cf, _ = self.expr(e.cond, src, scope)
+        tf, tt = self.expr(e.then, src, scope)
+        of, ot = self.expr(e.other, src, scope)
+        t = join(tt, ot)
+        tf, of = self.coerce(tf, tt, t), self.coerce(of, ot, t)
+        return (lambda st, fr: tf(st, fr) if cf(st, fr) else of(st, fr)), t
+
+    def x_Compare(self, e: A.Compare, src, scope):
+        return self.B.compare(self, e, src, scope)
+
+
+class _Jump:
+    """A jump target filled in once the compiler knows where a block ends."""
+
+    __slots__ = ("target",)
+
+    def __init__(self, target: int | None = None):
+        self.target = target
+
+
+_MISSING = object()
+_ARITH = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a // b if b else 0,
+    "//": lambda a, b: a // b if b else 0,
+    "%": lambda a, b: a % b if b else 0,
+}
+
+
+def _exec(fn):
+    def ins(st, fr):
+        fn(st, fr)
+    return ins
+
+
+def _set_local(name, fn):
+    def ins(st, fr):
+        fr[2][name] = fn(st, fr)
+    return ins
+
+
+def _aug_local(name, fn, op):
+    sign = 1 if op == "+=" else -1
+
+    def ins(st, fr):
+        fr[2][name] = (fr[2].get(name) or 0) + sign * fn(st, fr)
+    return ins
+
+
+def _set_counter(index_fn, fn, op, lo, hi):
+    if op == "=":
+        def ins(st, fr):
+            v = fn(st, fr)
+            st.ctr[index_fn(st, fr)] = lo if v < lo else hi if v > hi else v
+        return ins
+    sign = 1 if op == "+=" else -1
+
+    def ins_aug(st, fr):
+        i = index_fn(st, fr)
+        v = st.ctr[i] + sign * fn(st, fr)
+        st.ctr[i] = lo if v < lo else hi if v > hi else v
+    return ins_aug
+
+
+def _jump(j: _Jump):
+    def ins(st, fr):
+        fr[1] = j.target
+    return ins
+
+
+def _jump_if_false(cond, j: _Jump):
+    def ins(st, fr):
+        if not cond(st, fr):
+            fr[1] = j.target
+    return ins
+
+
+def _for_init(fn, it, ix):
+    def ins(st, fr):
+        fr[2][it] = list(fn(st, fr) or [])
+        fr[2][ix] = 0
+    return ins
+
+
+def _for_next(it, ix, var, end: _Jump):
+    def ins(st, fr):
+        loc = fr[2]
+        i = loc[ix]
+        xs = loc[it]
+        if i >= len(xs):
+            fr[1] = end.target
+            del loc[it], loc[ix]
+        else:
+            loc[var] = xs[i]
+            loc[ix] = i + 1
+    return ins
+
+
+def _countdown(cnt, end: _Jump):
+    def ins(st, fr):
+        n = fr[2][cnt]
+        if n is None or n <= 0:
+            fr[1] = end.target
+        else:
+            fr[2][cnt] = n - 1
+    return ins
+
+
+def _while_head(cond, guard, end: _Jump):
+    def ins(st, fr):
+        g = fr[2][guard] + 1
+        if g > MAX_LOOP:
+            raise RuntimeError(f"'while' ran more than {MAX_LOOP} times")
+        fr[2][guard] = g
+        if not cond(st, fr):
+            fr[1] = end.target
+    return ins
+
+
+def _return(fn):
+    def ins(st, fr):
+        v = fn(st, fr) if fn is not None else None
+        st.stack.pop()
+        if fr[3] is not None and st.stack:
+            st.stack[-1][2][fr[3]] = v
+    return ins

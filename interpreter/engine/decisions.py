@@ -1,0 +1,100 @@
+"""Decisions: the legal options of a pending question, their stable ids, and taking one.
+
+Pipeline position: engine. An option id is built from stable names, never from positions:
+an action is `action` or `action:arg,arg`; a card is its card id (copies of one card are one
+option), a player is the id of the card naming it (or pN), a location its id. Taking an
+option writes the answer into the suspended frame (or pushes the chosen action's code) and
+logs it for whoever may see it.
+"""
+
+from __future__ import annotations
+
+from .state import Option
+
+
+def player_id(st, p) -> str:
+    if p is None:
+        return "none"
+    g = st.g
+    zname = g.player_name_zone
+    if zname is not None:
+        z = g.prog.PB + p * g.prog.NPZ + g.prog.zone_defs[zname].j
+        zz = st.zones[z]
+        if zz:
+            return g.card_ids[g.card_def[zz[0]]]
+    return f"p{p + 1}"
+
+
+def value_id(st, v, t: str) -> str:
+    """The stable id of one value of type t."""
+    if v is None:
+        return "none"
+    if t == "card":
+        return st.g.card_ids[st.g.card_def[v]]
+    if t == "kind":
+        return st.g.card_ids[v]
+    if t == "player":
+        return player_id(st, v)
+    if t == "loc":
+        return st.g.loc_ids[v]
+    if t == "bool":
+        return "yes" if v else "no"
+    return str(v)
+
+
+def options_of(st) -> list[Option]:
+    pend = st.pending
+    out: list[Option] = []
+    if pend["k"] == "choose":
+        t = pend["t"]
+        seen = set()
+        for v in pend["items"]:
+            oid = value_id(st, v, t)
+            if oid in seen:
+                continue
+            seen.add(oid)
+            out.append(Option(oid, oid, (t,), v))
+    else:
+        actions = st.g.actions
+        for aid, args in st.g.legal_actions(st, pend):
+            a = actions[aid]
+            if args:
+                oid = aid + ":" + ",".join(value_id(st, v, t) for v, t in zip(args, a.arg_types))
+            else:
+                oid = aid
+            out.append(Option(oid, "action-" + aid, args, (aid, args)))
+    if pend.get("opt"):
+        out.append(Option("pass", "option-pass", (), None))
+    return out
+
+
+def take(st, opt: Option) -> None:
+    """Answer the pending decision with opt (already known to be legal)."""
+    pend = st.pending
+    st.pending = None
+    if st.record:
+        st.history.append(opt.id)
+    fr = st.stack[-1]
+    p = pend["p"]
+    if pend["k"] == "choose":
+        fr[2][pend["var"]] = opt.value
+        if opt.value is None:
+            st.log_event("passed", [p], None, ["player"])
+        elif pend["t"] == "card":
+            st.log_event("chose", [p, opt.value, pend["prompt"]], [p], ["player", "card", "str"])
+        else:
+            st.log_event("chose", [p, opt.value, pend["prompt"]], None, ["player", pend["t"], "str"])
+        return
+    if opt.value is None:
+        fr[2][pend["var"]] = None
+        st.log_event("passed", [p], None, ["player"])
+        return
+    aid, args = opt.value
+    a = st.g.actions[aid]
+    fr[2][pend["var"]] = aid
+    st.kinds = st.kinds + (a.kind,)
+    loc = dict(zip(a.arg_names, args))
+    loc["me"] = p
+    types = ["player", "str"] + list(a.arg_types)
+    st.log_event("act", [p, aid, *args], [p] if a.private else None, types)
+    st.stack.append([a.code_id, 0, loc, None])

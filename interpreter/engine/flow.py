@@ -1,0 +1,171 @@
+"""The engine's loop: run compiled code until a player must decide or the game ends.
+
+Pipeline position: engine. A state's `stack` holds frames `[code id, pc, locals, return var]`.
+`run` executes instructions of the top frame; a blocking instruction sets `state.pending`
+and returns SUSPEND, which stops the loop until `apply` answers. When the stack is empty the
+loop moves the game on: setup, then turn after turn in seat order (skipping players the
+ruleset says to skip), checking end conditions after every turn. Automatic game ends set
+`state.over`; nothing recurses.
+"""
+
+from __future__ import annotations
+
+from ..effects.compile import SUSPEND
+from ..errors import GrimoireError, Loc
+
+
+class EffectRuntimeError(GrimoireError):
+    """An effect failed while running (a bug in the ruleset that the checker cannot see)."""
+
+    def __init__(self, loc: Loc, message: str):
+        super().__init__(f"{loc}: {message}")
+        self.loc = loc
+        self.message = message
+
+
+def _step(st, codes) -> bool:
+    """Run one instruction (or pop a finished frame); False when the loop must stop."""
+    stack = st.stack
+    fr = stack[-1]
+    code = codes[fr[0]]
+    pc = fr[1]
+    instrs = code.instrs
+    if pc >= len(instrs):
+        stack.pop()
+        if fr[3] is not None and stack:
+            stack[-1][2][fr[3]] = None
+        return True
+    fr[1] = pc + 1
+    try:
+        r = instrs[pc](st, fr)
+    except GrimoireError:
+        raise
+    except Exception as e:  # a ruleset bug: report where it happened
+        raise EffectRuntimeError(code.locs[pc], f"{type(e).__name__}: {e}") from e
+    return r is not SUSPEND
+
+
+def run(st) -> None:
+    """Advance the game until a decision is pending or the game is over."""
+    codes = st.g.codes
+    while True:
+        if st.over:
+            st.stack.clear()
+            st.pending = None
+            return
+        if st.pending is not None:
+            return
+        if not st.stack:
+            advance(st)
+            continue
+        if st.phase == "setup" and st.names_pending:
+            _apply_names(st)
+        if not _step(st, codes):
+            return
+
+
+def run_sync(st, code_id: str, local: dict) -> None:
+    """Run a code unit to its end right now, on a stack of its own (it must not ask anyone)."""
+    saved_stack, saved_pending = st.stack, st.pending
+    st.stack = [[code_id, 0, dict(local), None]]
+    st.pending = None
+    codes = st.g.codes
+    try:
+        while st.stack and not st.over:
+            if not _step(st, codes):
+                code = codes[st.stack[-1][0]]
+                loc = code.locs[st.stack[-1][1] - 1]
+                raise EffectRuntimeError(loc, "this code may not ask a player to decide here")
+    finally:
+        st.stack, st.pending = saved_stack, saved_pending
+
+
+def advance(st) -> None:
+    """The stack is empty: start the setup, the first turn, or the next turn."""
+    g = st.g
+    if st.phase == "new":
+        st.phase = "setup"
+        st.stack.append(["setup", 0, {"me": None}, None])
+        return
+    if st.phase == "setup":
+        if st.names_pending:
+            _apply_names(st)
+        st.phase = "turns"
+        first = g.prog.first_fn
+        st.current = first(st, [None, 0, {"me": None}, None]) if first else 0
+        if st.current is None:
+            st.current = 0
+        if _skipped(st, st.current):
+            nxt = _next_player(st, st.current)
+            if nxt is None:
+                st.finish("no_players", [])
+                return
+            st.current = nxt
+        begin_turn(st)
+        return
+    # a turn just ended
+    st.check_end()
+    if st.over:
+        return
+    nxt = _next_player(st, st.current)
+    if nxt is None:
+        st.finish("no_players", [])
+        return
+    st.current = nxt
+    st.turn += 1
+    if st.turn > g.max_turns:
+        st.finish("turn_limit", [])
+        return
+    begin_turn(st)
+
+
+def begin_turn(st) -> None:
+    """Reset per-turn counters and push the turn code for the current player."""
+    ctr = st.ctr
+    for i, v in st.g.reset_turn:
+        ctr[i] = v
+    st.kinds = ()
+    st.log_event("turn", [st.current], None, ["player"])
+    st.stack.append(["turn", 0, {"me": st.current}, None])
+
+
+def _skipped(st, p) -> bool:
+    skip = st.g.prog.skip_fn
+    return bool(skip and skip(st, [None, 0, {"p": p, "me": p}, None]))
+
+
+def _next_player(st, p):
+    n = st.n
+    for i in range(1, n + 1):
+        q = (p + i) % n
+        if not _skipped(st, q):
+            return q
+    return None
+
+
+def _apply_names(st) -> None:
+    """Give each seat its requested naming card once every seat has one (scenarios)."""
+    g = st.g
+    zname = g.player_name_zone
+    if zname is None:
+        st.names_pending = None
+        return
+    zones = [z for z in range(g.NZ) if g.zone_base_name[z] == zname]
+    if any(not st.zones[z] for z in zones):
+        return
+    for p, kind in enumerate(st.names_pending):
+        if kind is None or p >= len(zones):
+            continue
+        want = zones[p]
+        mine = st.zones[want][0]
+        if g.card_def[mine] == kind:
+            continue
+        other = next((c for c in g.kind_instances[kind] if c != mine), None)
+        if other is None:
+            continue
+        oz = st.where[other]
+        i, j = st.zones[oz].index(other), 0
+        st.zones[oz][i], st.zones[want][j] = mine, other
+        st.where[mine], st.where[other] = oz, want
+        st.seen[mine], st.seen[other] = st.seen[other], st.seen[mine]
+    st.names_pending = None

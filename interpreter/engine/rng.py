@@ -1,0 +1,43 @@
+"""The game's random numbers: a splitmix64 generator whose whole state is one integer.
+
+Pipeline position: engine. The state lives inside the game state, so cloning, saving and
+replaying a game reproduces every shuffle and roll; no global random module is touched.
+"""
+
+from __future__ import annotations
+
+MASK = (1 << 64) - 1
+
+
+def seed_state(seed: int) -> int:
+    """Turn any integer seed into a generator state."""
+    return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E8) & MASK
+
+
+def next_u64(s: int) -> tuple[int, int]:
+    """Advance state s; return (new state, 64 random bits)."""
+    s = (s + 0x9E3779B97F4A7C15) & MASK
+    z = s
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return s, z ^ (z >> 31)
+
+
+class Rng:
+    """A tiny seeded generator with the few draws the engine needs."""
+
+    __slots__ = ("s",)
+
+    def __init__(self, state: int):
+        self.s = state
+
+    def below(self, n: int) -> int:
+        """A uniform int in [0, n)."""
+        self.s, z = next_u64(self.s)
+        return (z * n) >> 64
+
+    def shuffle(self, xs: list) -> None:
+        """Fisher-Yates, in place."""
+        for i in range(len(xs) - 1, 0, -1):
+            j = self.below(i + 1)
+            xs[i], xs[j] = xs[j], xs[i]

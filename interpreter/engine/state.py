@@ -1,0 +1,249 @@
+"""A game state: plain data, cheap to clone, serializable at any decision point.
+
+Pipeline position: engine. Everything that can change lives here as flat lists and ints:
+zones (lists of card instances), `where` (card -> zone), `seen` (card -> bitmask of players
+who may see its identity), counters, player locations, the VM stack of suspended effects,
+the pending decision, the RNG state, the log and the decisions taken so far. The static
+part (the compiled Program laid out for n players) is shared, never copied.
+
+The decision API follows OpenSpiel: `decision()` names who decides and the legal options;
+`apply(option_id)` returns the next state, or a `Refusal` and leaves this one unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import Refusal
+from . import flow
+from .rng import Rng
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal choice: a stable id, a label key with its arguments, and what it means."""
+
+    id: str
+    label: str
+    args: tuple = ()
+    value: object = None
+
+
+@dataclass
+class Decision:
+    """Who decides now, what about, and the legal options."""
+
+    player: int
+    prompt: str
+    kind: str
+    options: list = field(default_factory=list)
+
+
+class State:
+    """The whole of one game at one moment."""
+
+    __slots__ = ("g", "n", "zones", "where", "seen", "ctr", "at", "stack", "pending", "rng",
+                 "current", "turn", "kinds", "over", "result", "phase", "log", "history",
+                 "names_pending", "seed", "_cow", "_opts", "record")
+
+    # ---- construction ---------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, table, seed: int, names: list | None = None, record: bool = True) -> "State":
+        from .rng import seed_state
+        st = cls.__new__(cls)
+        st.g = table
+        st.n = table.n
+        st.zones = [[] for _ in range(table.NZ)]
+        st.where = [0] * len(table.card_def)
+        st.seen = [0] * len(table.card_def)
+        for c, k in enumerate(table.card_def):
+            s = table.prog.kind_sets[k]
+            z = table.start_zone.get(s, 0)
+            st.zones[z].append(c)
+            st.where[c] = z
+        from .ops import entry_mask
+        for c in range(len(st.where)):
+            st.seen[c] = entry_mask(st, st.where[c])
+        st.ctr = list(table.ctr_init)
+        st.at = [None] * table.n
+        st.stack = []
+        st.pending = None
+        st.rng = Rng(seed_state(seed))
+        st.seed = seed
+        st.current = None
+        st.turn = 1
+        st.kinds = ()
+        st.over = False
+        st.result = None
+        st.phase = "new"
+        st.log = []
+        st.history = []
+        st.names_pending = list(names) if names else None
+        st._cow = False
+        st._opts = None
+        st.record = record
+        flow.run(st)
+        return st
+
+    def clone(self) -> "State":
+        """An independent copy (static tables shared, log shared copy-on-write)."""
+        s = State.__new__(State)
+        s.g = self.g
+        s.n = self.n
+        s.zones = [z[:] for z in self.zones]
+        s.where = self.where[:]
+        s.seen = self.seen[:]
+        s.ctr = self.ctr[:]
+        s.at = self.at[:]
+        s.stack = [[f[0], f[1], f[2].copy(), f[3]] for f in self.stack]
+        s.pending = self.pending
+        s.rng = Rng(self.rng.s)
+        s.seed = self.seed
+        s.current = self.current
+        s.turn = self.turn
+        s.kinds = self.kinds
+        s.over = self.over
+        s.result = self.result
+        s.phase = self.phase
+        s.log = self.log
+        s.history = self.history
+        s.names_pending = self.names_pending
+        s.record = self.record
+        self._cow = s._cow = True
+        s._opts = self._opts
+        return s
+
+    # ---- the decision API -------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def current_player(self):
+        """Who must decide now (None when the game is over)."""
+        return None if self.pending is None else self.pending["p"]
+
+    def options(self) -> list[Option]:
+        """The legal options of the pending decision (cached until the state changes)."""
+        if self._opts is None:
+            from .decisions import options_of
+            self._opts = options_of(self) if self.pending is not None else []
+        return self._opts
+
+    def decision(self) -> Decision | None:
+        """The pending decision, or None when the game is over."""
+        if self.pending is None:
+            return None
+        pend = self.pending
+        prompt = pend.get("prompt") or ("act-" + pend["g"] if pend["k"] == "act" else "choose")
+        return Decision(pend["p"], prompt, pend["k"], self.options())
+
+    def apply(self, option_id) -> "State | Refusal":
+        """Return the state after choosing option_id; a Refusal leaves this state unchanged."""
+        opt = self.find_option(option_id)
+        if isinstance(opt, Refusal):
+            return opt
+        new = self.clone()
+        new._take(opt)
+        return new
+
+    def apply_in_place(self, option_id) -> Refusal | None:
+        """Like apply, but change this state (the hot path of bots and simulations)."""
+        opt = self.find_option(option_id)
+        if isinstance(opt, Refusal):
+            return opt
+        self._take(opt)
+        return None
+
+    def find_option(self, option_id) -> "Option | Refusal":
+        """The option an id (or a unique prefix of an id) names, or a Refusal."""
+        if self.over or self.pending is None:
+            return Refusal("the game is over; there is nothing to decide", option_id)
+        opts = self.options()
+        if isinstance(option_id, Option):
+            option_id = option_id.id
+        if not isinstance(option_id, str):
+            return Refusal(f"an option id is a string, found {option_id!r}", option_id)
+        for o in opts:
+            if o.id == option_id:
+                return o
+        pref = [o for o in opts if o.id.startswith(option_id)]
+        if len(pref) == 1:
+            return pref[0]
+        ids = ", ".join(o.id for o in opts[:12]) + (" ..." if len(opts) > 12 else "")
+        if len(pref) > 1:
+            return Refusal(f"{option_id!r} is ambiguous: it starts {len(pref)} options", option_id)
+        return Refusal(f"{option_id!r} is not a legal option now (legal: {ids})", option_id)
+
+    def _take(self, opt: Option) -> None:
+        from .decisions import take
+        if self._cow:
+            self._unshare()
+        take(self, opt)
+        self._opts = None
+        flow.run(self)
+
+    # ---- bookkeeping ------------------------------------------------------------------------
+
+    def _unshare(self) -> None:
+        self.log = list(self.log)
+        self.history = list(self.history)
+        self._cow = False
+
+    def log_event(self, event: str, args: list, to, types=None) -> None:
+        """Append an event; `to` is a list of players who see it (None: everyone)."""
+        if not self.record:
+            return
+        if self._cow:
+            self._unshare()
+        mask = -1
+        if to is not None:
+            mask = 0
+            for p in to:
+                if p is not None:
+                    mask |= 1 << p
+        self.log.append([event, list(args), list(types or []), mask])
+
+    def finish(self, reason: str, sides: list) -> None:
+        """End the game now; the players of `sides` win."""
+        if self.over:
+            return
+        self.over = True
+        g = self.g
+        winners = [p for p in range(self.n) if g.side_of(self, p) in sides]
+        self.result = {"reason": reason, "sides": list(sides), "winners": winners}
+        self.log_event("game_over", [reason, list(sides)], None, ["str", "list:str"])
+        self.pending = None
+
+    def check_end(self) -> bool:
+        """End the game if a declared end condition holds; True if it is over."""
+        if self.over:
+            return True
+        fr = [None, 0, {"me": self.current}, None]
+        for e in self.g.prog.end_defs:
+            if e.when is not None and e.when(self, fr):
+                self.finish(e.id, e.winners)
+                return True
+        return False
+
+    def result_summary(self) -> dict | None:
+        return self.result
+
+    # ---- persistence, views ---------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        from .persist import state_to_json
+        return state_to_json(self)
+
+    def view(self, player: int) -> dict:
+        from .views import view
+        return view(self, player)
+
+    def determinize(self, player: int, rng) -> "State":
+        from .views import determinize
+        return determinize(self, player, rng)
+
+    def player_id(self, p) -> str:
+        """The id a player is called by: its naming card's id, or pN."""
+        from .decisions import player_id
+        return player_id(self, p)

@@ -1,0 +1,118 @@
+"""The per-player-count tables a game runs on, and the legal actions of a decision.
+
+Pipeline position: engine. A Program is compiled once; `Table(program, n)` lays out the
+zones and counters of an n-player game (per-player ones exist n times) and offers the few
+lookups the VM and the built-ins need at run time, all by index, never by name.
+"""
+
+from __future__ import annotations
+
+from ..program import Program
+
+
+class Table:
+    """Runtime layout of an n-player game of one Program."""
+
+    def __init__(self, prog: Program, n: int):
+        self.prog = prog
+        self.n = n
+        self.codes = prog.codes
+        self.actions = prog.actions
+        self.groups = prog.groups
+        self.card_def = prog.card_def
+        self.kind_instances = prog.kind_instances
+        self.card_ids = prog.card_ids
+        self.loc_ids = prog.loc_ids
+        self.kind_hooks = prog.kind_hooks
+        self.loc_hooks = prog.loc_hooks
+        self.triggers = prog.triggers
+        self.player_name_zone = prog.player_name_zone
+        self.max_turns = prog.rs.max_turns
+        L = len(prog.loc_ids)
+        self.zone_vis, self.zone_owner, self.zone_capacity = [], [], []
+        self.zone_base_name, self.zone_label, self.zone_on_empty, self.zone_loc = [], [], [], []
+        order = ([(zd, None, None) for zd in prog.zone_defs.values() if zd.per == "none"]
+                 + [(zd, li, None) for li in range(L) for zd in prog.zone_defs.values() if zd.per == "location"]
+                 + [(zd, None, p) for p in range(n) for zd in prog.zone_defs.values() if zd.per == "player"])
+        # the order above matches the index arithmetic of the compiler: global, location, player
+        for zd, li, p in order:
+            self.zone_vis.append(zd.vis)
+            self.zone_owner.append(-1 if p is None else p)
+            self.zone_loc.append(li)
+            self.zone_capacity.append(zd.capacity)
+            self.zone_base_name.append(zd.name)
+            self.zone_label.append((zd.name, li, p))
+            self.zone_on_empty.append(_sync_runner(f"zone:{zd.name}:on_empty") if zd.on_empty else None)
+        self.NZ = len(order)
+        self.ctr_init, self.ctr_label, self.ctr_vis, self.ctr_owner = [], [], [], []
+        corder = ([(cd, None, None) for cd in prog.counter_defs.values() if cd.per == "none"]
+                  + [(cd, li, None) for li in range(L) for cd in prog.counter_defs.values() if cd.per == "location"]
+                  + [(cd, None, p) for p in range(n) for cd in prog.counter_defs.values() if cd.per == "player"])
+        self.reset_turn: list[tuple[int, int]] = []
+        for i, (cd, li, p) in enumerate(corder):
+            init = cd.initial
+            if isinstance(init, str):
+                init = prog.param_value(init, n)
+            init = max(cd.min, min(cd.max, int(init)))
+            self.ctr_init.append(init)
+            self.ctr_label.append((cd.name, li, p))
+            self.ctr_vis.append(cd.vis)
+            self.ctr_owner.append(-1 if p is None else p)
+            if cd.reset == "turn":
+                self.reset_turn.append((i, init))
+        # where every card starts: the zone whose `holds` names its set
+        self.start_zone: dict[str, int] = {}
+        for z, (zd, li, p) in enumerate(order):
+            holds = zd.item.get("holds") or []
+            for s in holds:
+                if li is None and p is None:
+                    self.start_zone.setdefault(str(s), z)
+
+    def legal_actions(self, st, pend) -> list:
+        """Every legal (action id, args) for a pending `act` decision, in declaration order."""
+        p = pend["p"]
+        out: list = []
+        kinds = st.kinds
+        for aid in self.groups.get(pend["g"], ()):
+            a = self.actions[aid]
+            if a.once and a.kind in kinds:
+                continue
+            loc = {"me": p}
+            fr = [None, 0, loc, None]
+            _enumerate(st, a, 0, loc, fr, out, self.card_def)
+        return out
+
+    def side_of(self, st, p) -> str | None:
+        fn = self.prog.side_of_fn
+        if fn is None or p is None:
+            return self.prog.sides[0] if self.prog.sides else None
+        return fn(st, [None, 0, {"p": p, "me": p}, None])
+
+
+def _enumerate(st, a, i, loc, fr, out, card_def) -> None:
+    if i == len(a.arg_names):
+        if a.when is None or a.when(st, fr):
+            out.append((a.id, tuple(loc[n] for n in a.arg_names)))
+        return
+    name = a.arg_names[i]
+    vals = a.arg_fns[i](st, fr) or []
+    if a.arg_types[i] == "card":
+        seen = set()
+        uniq = []
+        for c in vals:
+            k = card_def[c]
+            if k not in seen:
+                seen.add(k)
+                uniq.append(c)
+        vals = uniq
+    for v in vals:
+        loc[name] = v
+        _enumerate(st, a, i + 1, loc, fr, out, card_def)
+    loc.pop(name, None)
+
+
+def _sync_runner(code_id: str):
+    def run(st):
+        from .flow import run_sync
+        run_sync(st, code_id, {"me": st.current})
+    return run

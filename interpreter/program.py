@@ -1,0 +1,379 @@
+"""Stage 5 of the pipeline: a Ruleset -> a Program (layouts + every effect compiled).
+
+The Program fixes where everything lives in a game state: zones and counters are flat
+lists, indexed global first, then per location, then per player; card copies are numbered
+instances with their card id (`kind`) in `card_def`. Every code string of the ruleset is
+compiled here (effects/compile.py) and every problem is collected, located, at once.
+`Program.table(n)` gives the per-player-count tables a game with n players runs on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .effects.compile import Code, Compiler, Scope, Source
+from .effects.types import elem
+from .errors import Collector
+from .model import Item, Ruleset, parse_signature
+
+VIS = {"public": 0, "owner": 1, "hidden": 2}
+
+
+@dataclass
+class ZoneDef:
+    name: str
+    per: str
+    j: int
+    vis: int
+    capacity: int | None
+    item: Item
+    on_empty: str | None = None
+
+
+@dataclass
+class CounterDef:
+    name: str
+    per: str
+    j: int
+    min: int
+    max: int
+    initial: Any
+    reset: str | None
+    vis: int
+    item: Item
+
+
+@dataclass
+class ActionDef:
+    id: str
+    group: str
+    kind: str
+    once: bool
+    free: bool
+    private: bool
+    arg_names: list
+    arg_fns: list
+    arg_types: list
+    when: Any
+    code_id: str
+    item: Item
+
+
+@dataclass
+class EndDef:
+    id: str
+    when: Any
+    winners: list
+    item: Item
+
+
+class Program:
+    """A compiled ruleset: layouts, compiled code, and the tables the engine runs on."""
+
+    def __init__(self, rs: Ruleset):
+        self.rs = rs
+        self.codes: dict[str, Code] = {}
+        self.prompts: set[str] = set()
+        self.events_logged: set[str] = set()
+        self.events_emitted: set[str] = set()
+        self.params: dict[str, Any] = {}
+        self.counter_defs: dict[str, CounterDef] = {}
+        self.zone_defs: dict[str, ZoneDef] = {}
+        self.card_ids: list[str] = []
+        self.card_index: dict[str, int] = {}
+        self.card_def: list[int] = []
+        self.kind_instances: list[list[int]] = []
+        self.kind_props: dict[str, list] = {}
+        self.prop_types: dict[str, str] = {}
+        self.kind_sets: list[str] = []
+        self.kind_tags: list[list[str]] = []
+        self.kind_params: list[dict] = []
+        self.loc_ids: list[str] = []
+        self.loc_index: dict[str, int] = {}
+        self.loc_props: dict[str, list] = {}
+        self.loc_prop_types: dict[str, str] = {}
+        self.sides: list[str] = list(rs.sides)
+        self.proc_sigs: dict[str, list[str]] = {}
+        self.proc_ret: dict[str, str] = {}
+        self.actions: dict[str, ActionDef] = {}
+        self.groups: dict[str, list[str]] = {}
+        self.hook_arity: dict[str, int] = {}
+        self.kind_hooks: list[dict] = []
+        self.loc_hooks: list[dict] = []
+        self.kind_playable: list = []
+        self.triggers: dict[str, list] = {}
+        self.modifier_fns: dict[str, list] = {}
+        self.end_defs: list[EndDef] = []
+        self.side_of_fn = None
+        self.first_fn = None
+        self.skip_fn = None
+        self.evaluate_fns: dict[str, Any] = {}
+        self.player_name_zone = rs.player_name
+        self.errs = Collector()
+
+    # ---- layout ---------------------------------------------------------------------------
+
+    def layout(self) -> None:
+        rs, errs = self.rs, self.errs
+        for name, item in rs.params.items():
+            v = item.value
+            if isinstance(v, dict):
+                table = {int(k): int(x) for k, x in (v.get("by_players") or {}).items()}
+                self.params[name] = (table, int(v.get("default", 0)))
+            elif isinstance(v, (int, bool)):
+                self.params[name] = int(v)
+            else:
+                errs.add(item.loc(), f"param {name!r} must be a number or a by_players table")
+                self.params[name] = 0
+        for i, lid in enumerate(rs.locations):
+            self.loc_ids.append(lid)
+            self.loc_index[lid] = i
+        L = len(self.loc_ids)
+        counts = {"none": 0, "location": 0, "player": 0}
+        for name, item in rs.zones.items():
+            v = item.value if isinstance(item.value, dict) else {}
+            per = v.get("per", "none")
+            zd = ZoneDef(name, per, counts[per], VIS.get(v.get("visibility", "hidden"), 2),
+                         v.get("capacity"), item, v.get("on_empty"))
+            counts[per] += 1
+            self.zone_defs[name] = zd
+        self.NGZ, self.NLZ, self.NPZ = counts["none"], counts["location"], counts["player"]
+        self.PB = self.NGZ + L * self.NLZ
+        counts = {"none": 0, "location": 0, "player": 0}
+        for name, item in rs.counters.items():
+            v = item.value if isinstance(item.value, dict) else {}
+            per = v.get("per", "none")
+            lo = int(v.get("min", 0))
+            hi = int(v.get("max", 1_000_000))
+            init = v.get("initial", lo if lo > 0 else 0)
+            if isinstance(init, str) and init not in self.params:
+                errs.add(item.loc("initial"), f"initial value {init!r} is neither a number nor a param")
+                init = lo
+            cd = CounterDef(name, per, counts[per], lo, hi, init, v.get("reset"),
+                            VIS.get(v.get("visibility", "public"), 0), item)
+            counts[per] += 1
+            self.counter_defs[name] = cd
+        self.NGC, self.NLC, self.NPC = counts["none"], counts["location"], counts["player"]
+        self.CB = self.NGC + L * self.NLC
+        # cards
+        props: dict[str, dict[int, Any]] = {}
+        for k, (cid, item) in enumerate(rs.cards.items()):
+            v = item.value if isinstance(item.value, dict) else {}
+            self.card_ids.append(cid)
+            self.card_index[cid] = k
+            self.kind_sets.append(str(v.get("set", "cards")))
+            self.kind_tags.append([str(t) for t in v.get("tags", []) or []])
+            self.kind_params.append(dict(v.get("params") or {}))
+            inst = []
+            for _ in range(int(v.get("count", 1) or 0)):
+                inst.append(len(self.card_def))
+                self.card_def.append(k)
+            self.kind_instances.append(inst)
+            for pn, pv in (v.get("props") or {}).items():
+                props.setdefault(pn, {})[k] = pv
+        K = len(self.card_ids)
+        for pn, vals in props.items():
+            self.kind_props[pn] = [vals.get(k) for k in range(K)]
+            self.prop_types[pn] = _prop_type(vals.values())
+        self.kind_props["tags"] = self.kind_tags
+        self.prop_types["tags"] = "list:str"
+        self.kind_props["set"] = self.kind_sets
+        self.prop_types["set"] = "str"
+        lprops: dict[str, dict[int, Any]] = {}
+        for i, lid in enumerate(self.loc_ids):
+            v = rs.locations[lid].value if isinstance(rs.locations[lid].value, dict) else {}
+            for pn, pv in (v.get("props") or {}).items():
+                lprops.setdefault(pn, {})[i] = pv
+            lprops.setdefault("tags", {})[i] = [str(t) for t in v.get("tags", []) or []]
+        for pn, vals in lprops.items():
+            self.loc_props[pn] = [vals.get(i) for i in range(L)]
+            self.loc_prop_types[pn] = _prop_type(vals.values()) if pn != "tags" else "list:str"
+        for name, item in rs.procedures.items():
+            sig = parse_signature(item.path[1])
+            self.proc_sigs[name] = sig[1] if sig else []
+        for aid, item in rs.actions.items():
+            v = item.value if isinstance(item.value, dict) else {}
+            self.groups.setdefault(str(v.get("group", "main")), []).append(aid)
+        if self.player_name_zone is not None and self.player_name_zone not in self.zone_defs:
+            errs.add(rs.docs[0].source.value(("player_name",)),
+                     f"player_name names {self.player_name_zone!r}, which is not a zone")
+            self.player_name_zone = None
+        # hooks: arity per hook name must agree everywhere
+        for k, (cid, item) in enumerate(rs.cards.items()):
+            self.kind_hooks.append(self._hook_sigs(item, ("effects",)))
+        for lid in self.loc_ids:
+            self.loc_hooks.append(self._hook_sigs(rs.locations[lid], ("effects",)))
+
+    def _hook_sigs(self, item: Item, sub) -> dict:
+        out = {}
+        v = item.value if isinstance(item.value, dict) else {}
+        for key in (v.get("effects") or {}):
+            sig = parse_signature(key)
+            if sig is None:
+                self.errs.add(item.doc.source.key(item.path + sub + (key,)),
+                              f"hook name {key!r} must look like name or name(arg, ...)")
+                continue
+            name, params = sig
+            prev = self.hook_arity.setdefault(name, len(params))
+            if prev != len(params):
+                self.errs.add(item.doc.source.key(item.path + sub + (key,)),
+                              f"hook {name!r} takes {prev} argument(s) elsewhere; here {len(params)}")
+            out[name] = (key, params)
+        return out
+
+    def param_fn(self, name: str):
+        v = self.params[name]
+        if isinstance(v, tuple):
+            table, default = v
+            return lambda st, fr: table.get(st.n, default)
+        return lambda st, fr: v
+
+    def param_value(self, name: str, n: int) -> int:
+        v = self.params[name]
+        if isinstance(v, tuple):
+            return v[0].get(n, v[1])
+        return v
+
+    # ---- compilation ----------------------------------------------------------------------
+
+    def compile(self) -> list:
+        """Compile every code string; return the located problems."""
+        self.layout()
+        rs = self.rs
+        comp = Compiler(self, self.errs)
+        P = {"me": "player"}
+        # modifiers first: param references compile them in
+        for m in rs.modifiers:
+            v = m.value if isinstance(m.value, dict) else {}
+            target = v.get("param")
+            if target not in self.params:
+                self.errs.add(m.loc("param"), f"modifier names unknown param {target!r}")
+                continue
+            when, _ = comp.expression(v.get("when", True), Source(m.doc, m.path + ("when",)), Scope(P), "bool")
+            add, _ = comp.expression(v.get("add", 0), Source(m.doc, m.path + ("add",)), Scope(P), "int")
+            if when and add:
+                self.modifier_fns.setdefault(target, []).append((when, add))
+        for name, item in rs.procedures.items():
+            params = self.proc_sigs[name]
+            scope = Scope({**P, **{a: "any" for a in params}}, "procedure")
+            comp.code("proc:" + name, item.value, Source(item.doc, item.path), scope, params)
+        for aid, item in rs.actions.items():
+            self._compile_action(comp, aid, item)
+        for k, (cid, item) in enumerate(rs.cards.items()):
+            hooks = self.kind_hooks[k]
+            for hname, (key, params) in list(hooks.items()):
+                scope = Scope({**P, "this": "card", **{a: "any" for a in params}}, "card",
+                              this_card=cid, card_params=self.kind_params[k])
+                code_id = f"card:{cid}:{hname}"
+                comp.code(code_id, item.value["effects"][key], Source(item.doc, item.path + ("effects", key)),
+                          scope, params)
+                hooks[hname] = (code_id, params)
+            v = item.value if isinstance(item.value, dict) else {}
+            if "playable" in v:
+                scope = Scope({**P, "this": "card"}, "card", this_card=cid, card_params=self.kind_params[k])
+                fn, _ = comp.expression(v["playable"], Source(item.doc, item.path + ("playable",)), scope, "bool")
+                self.kind_playable.append(fn)
+            else:
+                self.kind_playable.append(None)
+        for i, lid in enumerate(self.loc_ids):
+            item = rs.locations[lid]
+            hooks = self.loc_hooks[i]
+            for hname, (key, params) in list(hooks.items()):
+                scope = Scope({**P, "here": "loc", **{a: "any" for a in params}}, "location", here_loc=lid)
+                code_id = f"loc:{lid}:{hname}"
+                comp.code(code_id, item.value["effects"][key], Source(item.doc, item.path + ("effects", key)),
+                          scope, params)
+                hooks[hname] = (code_id, params)
+        for i, t in enumerate(rs.triggers):
+            v = t.value if isinstance(t.value, dict) else {}
+            names = [str(x) for x in v.get("with", []) or []]
+            ev = str(v.get("on", ""))
+            scope = Scope({**P, **{a: "any" for a in names}}, "trigger")
+            when = v.get("when")
+            text = v.get("effect", "pass")
+            if when is not None:
+                wfn, _ = comp.expression(when, Source(t.doc, t.path + ("when",)), scope, "bool")
+            else:
+                wfn = None
+            comp.code(f"trigger:{i}", text, Source(t.doc, t.path + ("effect",)), scope, names,
+                      prelude=_guard(wfn) if wfn is not None else None)
+            self.triggers.setdefault(ev, []).append((f"trigger:{i}", names))
+        for zname, zd in self.zone_defs.items():
+            if zd.on_empty:
+                comp.code(f"zone:{zname}:on_empty", zd.on_empty, Source(zd.item.doc, zd.item.path + ("on_empty",)),
+                          Scope(P), [])
+        if rs.setup is not None:
+            comp.code("setup", rs.setup.value, Source(rs.setup.doc, rs.setup.path), Scope(P))
+        else:
+            self.codes["setup"] = Code("setup")
+        if rs.turn is not None:
+            comp.code("turn", rs.turn.value, Source(rs.turn.doc, rs.turn.path), Scope(P))
+        else:
+            self.errs.add(rs.docs[0].source.value(()), "the ruleset has no 'turn' section")
+        for e in rs.end:
+            v = e.value if isinstance(e.value, dict) else {}
+            fn, _ = comp.expression(v.get("when", False), Source(e.doc, e.path + ("when",)), Scope(P), "bool")
+            winners = [str(w) for w in v.get("winners", []) or []]
+            for w in winners:
+                if w not in self.sides:
+                    self.errs.add(e.loc("winners"), f"unknown side {w!r} (sides: {', '.join(self.sides)})")
+            self.end_defs.append(EndDef(e.id, fn, winners, e))
+        if rs.side_of is not None:
+            self.side_of_fn, _ = comp.expression(rs.side_of.value, Source(rs.side_of.doc, rs.side_of.path),
+                                                 Scope({"p": "player", **P}), "str")
+        to = rs.turn_order
+        if to is not None and isinstance(to.value, dict):
+            if "first" in to.value:
+                self.first_fn, _ = comp.expression(to.value["first"], Source(to.doc, to.path + ("first",)),
+                                                   Scope(P), "player")
+            if "skip" in to.value:
+                self.skip_fn, _ = comp.expression(to.value["skip"], Source(to.doc, to.path + ("skip",)),
+                                                  Scope({"p": "player", **P}), "bool")
+        ev = rs.evaluate
+        if ev is not None and isinstance(ev.value, dict):
+            for side, text in ev.value.items():
+                fn, _ = comp.expression(text, Source(ev.doc, ev.path + (side,)), Scope(P), "int")
+                self.evaluate_fns[side] = fn
+        for cd in self.counter_defs.values():
+            if cd.reset not in (None, "turn"):
+                self.errs.add(cd.item.loc("reset"), f"reset must be 'turn', found {cd.reset!r}")
+        return self.errs.problems
+
+    def _compile_action(self, comp: Compiler, aid: str, item: Item) -> None:
+        v = item.value if isinstance(item.value, dict) else {}
+        names, fns, types = [], [], []
+        scope_names = {"me": "player"}
+        for an, dom in (v.get("args") or {}).items():
+            fn, t = comp.expression(dom, Source(item.doc, item.path + ("args", an)), Scope(scope_names), "list:any")
+            names.append(an)
+            fns.append(fn)
+            et = elem(t)
+            types.append(et)
+            scope_names[an] = et
+        when = None
+        if "when" in v:
+            when, _ = comp.expression(v["when"], Source(item.doc, item.path + ("when",)), Scope(scope_names), "bool")
+        code_id = "action:" + aid
+        comp.code(code_id, v.get("effect", "pass"), Source(item.doc, item.path + ("effect",)), Scope(scope_names), names)
+        self.actions[aid] = ActionDef(aid, str(v.get("group", "main")), str(v.get("kind", aid)),
+                                      bool(v.get("once_per_turn", False)), bool(v.get("free", False)),
+                                      bool(v.get("private", False)), names, fns, types, when, code_id, item)
+
+
+def _prop_type(values) -> str:
+    vals = [v for v in values if v is not None]
+    if all(isinstance(v, bool) for v in vals) and vals:
+        return "bool"
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+        return "int"
+    if all(isinstance(v, str) for v in vals):
+        return "str"
+    return "any"
+
+
+def _guard(wfn):
+    def ins(st, fr):
+        if not wfn(st, fr):
+            fr[1] = 1 << 30  # past the end: the frame finishes
+    return ins
