@@ -290,11 +290,6 @@ def _move_to(st, p, loc):
         st.at[p] = loc
 
 
-def _log(st, event, *args_and_to):
-    *args, to = args_and_to
-    st.log_event(event, list(args), to)
-
-
 def _end(st, reason, sides):
     st.finish(reason, list(sides))
 
@@ -650,7 +645,7 @@ fn("draw", [("src", "zone", R), ("dst", "zone", R), ("n", "int", 1), ("facedown"
 fn("shuffle", [("z", "zone", R)], "none", _shuffle)
 fn("reveal", [("c", "card", R), ("to", "list:player", None)], "none", _reveal)
 fn("move_to", [("p", "player", R), ("l", "loc", R)], "none", _move_to)
-fn("log", [("event", "ident", R), ("to", "list:player", None), ("args", "*any", R)], "none", _log)
+fn("log", [("event", "ident", R), ("args", "*any", R)], "none")
 fn("end", [("reason", "ident", R), ("sides", "list:str", R)], "none", _end)
 fn("check_end", [], "none", _check_end)
 fn("end_turn", [], "none", _end_turn)
@@ -671,34 +666,41 @@ fn("run", [("x", "any", R), ("hook", "ident", R), ("args", "*any", R)], "any", b
 fn("emit", [("event", "ident", R), ("args", "*any", R)], "none", blocking=True, stmt=stmt_emit)
 
 
-def _log_bind_fix():
-    """log(event, args..., to: players): `to` is keyword-only; reorder so varargs come last."""
-    b = TABLE["log"]
-    orig = b.bind
-
-    def bind(comp, call, src, scope):
-        to = call.kwargs.get("to")
-        inner = A.Call(call.func, [call.args[0]] if call.args else [], {}, {}, line=call.line, col=call.col)
-        inner.args += call.args[1:]
-        bound = Builtin("log", [("event", "ident", REQ), ("args", "*any", REQ)], "none").bind(
-            comp, inner, src, scope)
-        if to is not None:
-            tf, tt = comp.expr(to, src, scope)
-            if not accepts("list:player", tt):
-                comp.problem(src, to, f"log() expects a list of players for to:, found {show(tt)}")
+def _log_bind(comp, call, src, scope):
+    """log(event, args..., name: value, to: players): positional args are named after the
+    variable written (log(drew, me) gives $me) or argN; keyword args by their keyword."""
+    if not call.args:
+        comp.problem(src, call, "log() needs an event name first")
+        raise CheckError
+    ev_node = call.args[0]
+    ev = _arg(comp, ev_node, "ident", src, scope, "log")
+    fns, types, names = [], [], []
+    for i, node in enumerate(call.args[1:]):
+        f, t = comp.expr(node, src, scope)
+        fns.append(f)
+        types.append(t)
+        names.append(node.id if isinstance(node, A.Name) else f"arg{i + 1}")
+    to_f = _const(None)
+    for k, node in call.kwargs.items():
+        f, t = comp.expr(node, src, scope)
+        if k == "to":
+            if not accepts("list:player", t):
+                comp.problem(src, node, f"log() expects a list of players for to:, found {show(t)}")
                 raise CheckError
-            tf = comp.coerce(tf, tt, "list:player")
-            bound.append((tf, tt))
-        else:
-            bound.append((_const(None), "none"))
-        ev = _ident(bound[0])
-        comp.p.events_logged.add(ev)
-        return bound
-    b.bind = bind
-    del orig
+            to_f = comp.coerce(f, t, "list:player")
+            continue
+        fns.append(f)
+        types.append(t)
+        names.append(k)
+    comp.p.events_logged.setdefault(_ident(ev), set()).update(names)
+    event = _ident(ev)
+
+    def log(st, fr):
+        st.log_event(event, [f(st, fr) for f in fns], to_f(st, fr), types, names)
+    return log, "none"
 
 
-_log_bind_fix()
+TABLE["log"].make_expr = _log_bind  # type: ignore[method-assign]
 
 
 # ---- special names, attributes, comparisons -----------------------------------------------------

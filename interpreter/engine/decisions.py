@@ -79,15 +79,17 @@ def take(st, opt: Option) -> None:
     if pend["k"] == "choose":
         fr[2][pend["var"]] = opt.value
         if opt.value is None:
-            st.log_event("passed", [p], None, ["player"])
+            st.log_event("passed", [p], None, ["player"], ["player"])
         elif pend["t"] == "card":
-            st.log_event("chose", [p, opt.value, pend["prompt"]], [p], ["player", "card", "str"])
+            st.log_event("chose", [p, opt.value, pend["prompt"]], [p], ["player", "card", "str"],
+                         ["player", "choice", "prompt"])
         else:
-            st.log_event("chose", [p, opt.value, pend["prompt"]], None, ["player", pend["t"], "str"])
+            st.log_event("chose", [p, opt.value, pend["prompt"]], None, ["player", pend["t"], "str"],
+                         ["player", "choice", "prompt"])
         return
     if opt.value is None:
         fr[2][pend["var"]] = None
-        st.log_event("passed", [p], None, ["player"])
+        st.log_event("passed", [p], None, ["player"], ["player"])
         return
     aid, args = opt.value
     a = st.g.actions[aid]
@@ -96,5 +98,6 @@ def take(st, opt: Option) -> None:
     loc = dict(zip(a.arg_names, args))
     loc["me"] = p
     types = ["player", "str"] + list(a.arg_types)
-    st.log_event("act", [p, aid, *args], [p] if a.private else None, types)
+    st.log_event("act", [p, aid, *args], [p] if a.private else None, types,
+                 ["player", "action", *a.arg_names])
     st.stack.append([a.code_id, 0, loc, None])

@@ -125,7 +125,7 @@ def begin_turn(st) -> None:
     for i, v in st.g.reset_turn:
         ctr[i] = v
     st.kinds = ()
-    st.log_event("turn", [st.current], None, ["player"])
+    st.log_event("turn", [st.current], None, ["player"], ["player"])
     st.stack.append(["turn", 0, {"me": st.current}, None])
 
 

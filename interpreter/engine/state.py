@@ -190,8 +190,8 @@ class State:
         self.history = list(self.history)
         self._cow = False
 
-    def log_event(self, event: str, args: list, to, types=None) -> None:
-        """Append an event; `to` is a list of players who see it (None: everyone)."""
+    def log_event(self, event: str, args: list, to, types=None, names=None) -> None:
+        """Append an event [id, args, types, viewer mask, arg names]; `to`: who sees it (None: all)."""
         if not self.record:
             return
         if self._cow:
@@ -202,7 +202,7 @@ class State:
             for p in to:
                 if p is not None:
                     mask |= 1 << p
-        self.log.append([event, list(args), list(types or []), mask])
+        self.log.append([event, list(args), list(types or []), mask, list(names or [])])
 
     def finish(self, reason: str, sides: list) -> None:
         """End the game now; the players of `sides` win."""
@@ -212,7 +212,7 @@ class State:
         g = self.g
         winners = [p for p in range(self.n) if g.side_of(self, p) in sides]
         self.result = {"reason": reason, "sides": list(sides), "winners": winners}
-        self.log_event("game_over", [reason, list(sides)], None, ["str", "list:str"])
+        self.log_event("game_over", [reason, list(sides)], None, ["str", "list:str"], ["reason", "sides"])
         self.pending = None
 
     def check_end(self) -> bool:
