@@ -22,11 +22,74 @@ LANGS = ("en", "ru", "pl", "pt")
 ENGINE_MESSAGES = Path(__file__).with_name("messages")
 
 
+def expand_selects(text: str) -> str:
+    """Allow one-line selects: `{ $n -> [one] a card *[other] { $n } cards }` becomes the
+    multi-line form Fluent requires (variants on their own lines). Other text is unchanged."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch != "{":
+            out.append(ch)
+            i += 1
+            continue
+        j, depth = i, 0
+        while j < n:
+            if text[j] == "{":
+                depth += 1
+            elif text[j] == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        inner = text[i + 1:j]
+        arrow = _top_level_find(inner, "->")
+        if j >= n or arrow < 0 or "\n" in inner:
+            out.append(text[i:j + 1])
+            i = j + 1
+            continue
+        selector, rest = inner[:arrow].strip(), inner[arrow + 2:]
+        variants, k, depth, start = [], 0, 0, None
+        while k < len(rest):
+            c = rest[k]
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+            elif depth == 0 and (c == "[" or (c == "*" and rest[k + 1:k + 2] == "[")):
+                if start is not None:
+                    variants.append(rest[start:k].strip())
+                start = k
+                k = rest.index("]", k) + 1
+                continue
+            k += 1
+        if start is not None:
+            variants.append(rest[start:].strip())
+        lines = [f"{{ {selector} ->"]
+        for v in variants:
+            lines.append(("   " if v.startswith("*") else "    ") + expand_selects(v))
+        lines.append("}")
+        out.append("\n".join(lines))
+        i = j + 1
+    return "".join(out)
+
+
+def _top_level_find(s: str, needle: str) -> int:
+    depth = 0
+    for i in range(len(s)):
+        if s[i] == "{":
+            depth += 1
+        elif s[i] == "}":
+            depth -= 1
+        elif depth == 0 and s.startswith(needle, i):
+            return i
+    return -1
+
+
 def to_ftl(messages: dict) -> str:
     """Turn {id: pattern} into Fluent source (continuation lines indented)."""
     out = []
     for key, pattern in messages.items():
-        text = str(pattern).rstrip("\n")
+        text = expand_selects(str(pattern).rstrip("\n"))
         lines = text.split("\n")
         if len(lines) == 1:
             out.append(f"{key} = {lines[0]}")
@@ -197,3 +260,23 @@ def _engine_messages(lang: str):
 
 def unused(_: Loc) -> None:  # pragma: no cover - keeps Loc imported for type readers
     return None
+
+
+def fluent_problems(ruleset_dir: Path) -> list[Problem]:
+    """Fluent syntax errors in a ruleset's locale files, each at its file:line."""
+    from fluent.syntax import FluentParser
+    from fluent.syntax import ast as FA
+    out: list[Problem] = []
+    for lang in LANGS:
+        msgs, problems, doc = locale_messages(ruleset_dir, lang)
+        out.extend(problems)
+        if doc is None:
+            continue
+        parser = FluentParser(with_spans=False)
+        for key, pattern in msgs.items():
+            res = parser.parse(to_ftl({key: pattern}))
+            for entry in res.body:
+                if isinstance(entry, FA.Junk):
+                    note = entry.annotations[0].message if entry.annotations else "invalid Fluent syntax"
+                    out.append(Problem(doc.source.value(("messages", key)), f"Fluent syntax in {key!r}: {note}"))
+    return out

@@ -75,7 +75,7 @@ class Program:
         self.rs = rs
         self.codes: dict[str, Code] = {}
         self.prompts: set[str] = set()
-        self.events_logged: set[str] = set()
+        self.events_logged: dict[str, set] = {}
         self.events_emitted: set[str] = set()
         self.params: dict[str, Any] = {}
         self.counter_defs: dict[str, CounterDef] = {}

@@ -305,11 +305,15 @@ def _end_turn(st):
 
 def _place(st, z, kinds):
     """Scenario helper: move a card of each listed id onto z, from anywhere but z."""
+    owner = st.g.zone_owner
     for k in kinds:
-        for c in st.g.kind_instances[k]:
-            if st.where[c] != z:
-                ops.move(st, c, z)
-                break
+        # take from a zone nobody owns first (a deck, the box), so placing cards for one
+        # player does not silently take them out of another player's hand
+        cands = sorted((c for c in st.g.kind_instances[k] if st.where[c] != z),
+                       key=lambda c: owner[st.where[c]] >= 0)
+        for c in cands:
+            ops.move(st, c, z)
+            break
         else:
             raise RuntimeError(f"place(): no card {st.g.card_ids[k]!r} left outside the zone")
 
@@ -361,7 +365,10 @@ def stmt_choose(comp, b, call, var, src, scope, code):
         if not items:
             fr[2][target] = None
             return None
-        st.pending = {"k": "choose", "p": pf(st, fr), "items": items, "t": et,
+        p = pf(st, fr)
+        if et == "card":
+            _show_to(st, items, p)
+        st.pending = {"k": "choose", "p": p, "items": items, "t": et,
                       "prompt": prompt_id, "opt": opt, "var": target}
         return SUSPEND
     comp.emit(code, ins, src, call)
@@ -397,7 +404,10 @@ def stmt_choose_many(comp, b, call, var, src, scope, code):
             loc[target] = picked
             fr[1] = end.target
             return None
-        st.pending = {"k": "choose", "p": pf(st, fr), "items": items, "t": et, "prompt": prompt_id,
+        p = pf(st, fr)
+        if et == "card":
+            _show_to(st, items, p)
+        st.pending = {"k": "choose", "p": p, "items": items, "t": et, "prompt": prompt_id,
                       "opt": len(picked) >= loc[min_v], "var": ans_v}
         return SUSPEND
     h = comp.emit(code, head, src, call)
@@ -418,6 +428,16 @@ def stmt_choose_many(comp, b, call, var, src, scope, code):
     comp.emit(code, after, src, call)
     end.target = len(code.instrs)
     return list_of(et)
+
+
+def _show_to(st, cards, p) -> None:
+    """A player offered cards to choose from sees them (until they move)."""
+    if p is None:
+        return
+    bit = 1 << p
+    seen = st.seen
+    for c in cards:
+        seen[c] |= bit
 
 
 def _check_group(comp, bound_item, call, src):
@@ -636,6 +656,7 @@ fn("roll", [("n", "int", R)], "int", _roll)
 fn("random", [("xs", "list:any", R)], _elem_of_first, _random)
 fn("used", [("kind", "ident", R)], "bool", _used)
 fn("side", [("p", "player", R)], "str", _side)
+fn("won", [("side", "ident", R)], "bool", lambda st, s: bool(st.result) and s in st.result["sides"])
 # primitives that change the state
 fn("move", [("c", "card", R), ("z", "zone", R), ("facedown", "bool", False), ("bottom", "bool", False)],
    "none", _move)
@@ -731,6 +752,8 @@ NAMES = {
     "player_count": lambda c, e, s, sc: ((lambda st, fr: st.n), "int"),
     "turn_number": lambda c, e, s, sc: ((lambda st, fr: st.turn), "int"),
     "current": lambda c, e, s, sc: ((lambda st, fr: st.current), "player"),
+    "game_over": lambda c, e, s, sc: ((lambda st, fr: st.over), "bool"),
+    "end_reason": lambda c, e, s, sc: ((lambda st, fr: st.result["reason"] if st.result else None), "str"),
     "locations": lambda c, e, s, sc: ((lambda st, fr: list(range(len(st.g.loc_ids)))), "list:loc"),
 }
 

@@ -1,0 +1,206 @@
+"""Scenario files: rules tests an author can read (setup, given, when, expect).
+
+Pipeline position: after the engine. A scenario starts a game (players, seed, seat names,
+variants), lets a seeded random player answer the setup's own questions, runs the `given`
+statements (effect language) on the fresh game, plays the `when` decisions by option id, and
+checks every `expect` expression. A failure says which expectation failed, where it is
+written, and the actual values of both sides of a comparison.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .effects import ast as A
+from .effects.compile import Compiler, Scope, Source
+from .engine.flow import EffectRuntimeError, run_sync
+from .errors import Collector, Loc, Problem, RulesetError
+from .game import Game, load, resolve_ruleset
+from .load import Doc, load_yaml
+
+
+@dataclass
+class Outcome:
+    """What running one scenario found."""
+
+    name: str
+    file: str
+    passed: bool
+    failures: list[str] = field(default_factory=list)
+    cites: str = ""
+
+
+_games: dict = {}
+
+
+def _game_for(doc: Doc, data: dict) -> Game:
+    rs = data.get("ruleset")
+    here = Path(doc.path).resolve()
+    root = None
+    for parent in here.parents:
+        if (parent / "ruleset.yaml").is_file():
+            root = parent
+            break
+    if rs and (root is None or root.name != rs):
+        root = resolve_ruleset(rs)
+    if root is None:
+        raise RulesetError(Problem(doc.source.value(("ruleset",)), "cannot tell which ruleset this scenario is for"))
+    variants = []
+    for i, v in enumerate((data.get("setup") or {}).get("variants") or []):
+        p = Path(v)
+        if not p.is_absolute():
+            cand = [Path(doc.path).parent / p, root / p, root / "variants" / p, root / "variants" / f"{p}.yaml"]
+            p = next((c for c in cand if c.is_file()), cand[0])
+        variants.append(str(p))
+    key = (str(root), tuple(variants))
+    if key not in _games:
+        _games[key] = load(root, variants)
+    return _games[key]
+
+
+def _compile(game: Game, doc: Doc, path: tuple, text: str, kind: str, tag: str, errs: Collector):
+    comp = Compiler(game.program, errs)
+    src = Source(doc, path)
+    scope = Scope({"me": "player"})
+    if kind == "block":
+        code_id = f"scenario:{doc.path}:{tag}"
+        comp.code(code_id, text, src, scope)
+        return code_id
+    tree = comp.parse(text, src, "expression")
+    if tree is None:
+        return None
+    from .effects.compile import CheckError
+    try:
+        fn, t = comp.expr(tree, src, scope)
+    except CheckError:
+        return None
+    parts = None
+    if isinstance(tree, A.Compare):
+        try:
+            lf, lt = comp.expr(tree.left, src, scope)
+            rf, rt = comp.expr(tree.right, src, scope)
+            parts = ((lf, lt), (rf, rt))
+        except CheckError:
+            parts = None
+    return fn, parts
+
+
+def run_scenario(path: str | Path) -> Outcome:
+    """Run one scenario file; located problems in the file raise RulesetError."""
+    doc = load_yaml(path)
+    data = doc.data if isinstance(doc.data, dict) else {}
+    try:
+        from .validate import validate_doc
+        problems = validate_doc(doc, "scenario")
+    except ImportError:
+        problems = []
+    if problems:
+        raise RulesetError(problems)
+    name = str(data.get("name", Path(path).stem))
+    game = _game_for(doc, data)
+    setup = data.get("setup") or {}
+    errs = Collector()
+    given_ids = []
+    for i, text in enumerate(data.get("given") or []):
+        given_ids.append(_compile(game, doc, ("given", i), text, "block", f"given{i}", errs))
+    expects = []
+    for i, text in enumerate(data.get("expect") or []):
+        expects.append((i, text, _compile(game, doc, ("expect", i), text, "expr", f"expect{i}", errs)))
+    errs.raise_if_any()
+    out = Outcome(name, doc.path, True, cites=str(data.get("cites", "")))
+    names = setup.get("names")
+    try:
+        st = game.new_game(seed=int(setup.get("seed", 0)), players=setup.get("players"), names=names)
+    except RulesetError:
+        raise
+    bot = random.Random(int(setup.get("seed", 0)))
+    guard = 0
+    while not st.over and st.phase != "turns" and st.pending is not None:
+        st = st.apply(bot.choice(st.options()).id)
+        guard += 1
+        if guard > 10_000:
+            break
+    st = st.clone()
+    for i, code_id in enumerate(given_ids):
+        try:
+            run_sync(st, code_id, {"me": st.current})
+        except EffectRuntimeError as e:
+            out.passed = False
+            out.failures.append(f"{doc.source.value(('given', i))}: given statement failed: {e.message}")
+            return out
+    st._opts = None
+    for i, step in enumerate(data.get("when") or []):
+        loc = doc.source.value(("when", i))
+        if st.over:
+            out.passed = False
+            out.failures.append(f"{loc}: the game is already over ({st.result}) before this decision")
+            return out
+        step = dict(step) if isinstance(step, dict) else {"choose": step}
+        who = step.pop("player", None)
+        choice = str(step.pop("choose", ""))
+        extra = [str(v) for v in step.values()]
+        if extra:
+            choice = choice + ":" + ",".join(extra)
+        if who is not None:
+            from .engine.decisions import player_id
+            actual = player_id(st, st.current_player())
+            if actual != str(who):
+                out.passed = False
+                out.failures.append(f"{loc}: expected {who} to decide, but {actual} is deciding "
+                                    f"(options: {', '.join(o.id for o in st.options())})")
+                return out
+        try:
+            nxt = st.apply(choice)
+        except EffectRuntimeError as e:
+            out.passed = False
+            out.failures.append(f"{loc}: the rules failed while playing {choice!r}: {e}")
+            return out
+        if not nxt:
+            out.passed = False
+            out.failures.append(f"{loc}: {nxt.message}")
+            return out
+        st = nxt
+    fr = [None, 0, {"me": st.current}, None]
+    for i, text, compiled in expects:
+        fn, parts = compiled
+        try:
+            ok = fn(st, fr)
+        except Exception as e:  # noqa: BLE001 - report, don't crash the runner
+            ok, parts = False, None
+            out.failures.append(f"{doc.source.value(('expect', i))}: error evaluating {text!r}: {e}")
+            out.passed = False
+            continue
+        if not ok:
+            out.passed = False
+            detail = ""
+            if parts is not None:
+                (lf, lt), (rf, rt) = parts
+                detail = f" (left is {_show(st, lf(st, fr), lt)}, right is {_show(st, rf(st, fr), rt)})"
+            out.failures.append(f"{doc.source.value(('expect', i))}: expected {text.strip()}{detail}")
+    return out
+
+
+def _show(st, v, t):
+    from .engine.decisions import value_id
+    if isinstance(v, list):
+        return "[" + ", ".join(_show(st, x, t[5:] if t.startswith("list:") else "any") for x in v) + "]"
+    if t in ("card", "kind", "player", "loc"):
+        return value_id(st, v, t)
+    return repr(v)
+
+
+def scenario_files(paths) -> list[Path]:
+    """Every scenario YAML under the given files or directories, sorted."""
+    out = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            out.extend(sorted(p.rglob("*.yaml")))
+        else:
+            out.append(p)
+    return out
+
+
+__all__ = ["run_scenario", "scenario_files", "Outcome", "Loc"]
