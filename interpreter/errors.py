@@ -104,14 +104,18 @@ def source_line(file: str, line: int) -> str | None:
     """Return line `line` (1-based) of `file`, or None if it cannot be read."""
     if line <= 0:
         return None
-    lines = _line_cache.get(file)
+    try:
+        key = str(Path(file).resolve())
+    except OSError:
+        key = file
+    lines = _line_cache.get(key)
     if lines is None:
         try:
             raw = Path(file).read_bytes()
         except OSError:
             return None
         lines = raw.decode("utf-8", errors="replace").splitlines()
-        _line_cache[file] = lines
+        _line_cache[key] = lines
     if line - 1 < len(lines):
         return lines[line - 1]
     return None

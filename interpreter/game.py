@@ -87,11 +87,14 @@ def load(path: str | Path, variants: list | None = None) -> Game:
     root = resolve_ruleset(path)
     docs = load_ruleset_files(root)
     t1 = time.perf_counter()
-    variant_docs = []
-    if variants:
-        from .overlay import apply_variants
-        docs, variant_docs = apply_variants(docs, [str(v) for v in variants], root)
     errs = Collector()
+    variant_docs = []
+    for v in variants or []:
+        from .overlay import load_variant
+        try:
+            variant_docs.append(load_variant(v, root))
+        except RulesetError as e:
+            errs.extend(e.problems)
     try:
         from .validate import validate_ruleset_docs
     except ImportError:  # validation module not present: schema checks skipped
@@ -103,6 +106,10 @@ def load(path: str | Path, variants: list | None = None) -> Game:
     rs, problems = build_ruleset(docs, str(root))
     errs.extend(problems)
     errs.raise_if_any()
+    if variant_docs:
+        from .overlay import apply_variants
+        errs.extend(apply_variants(rs, variant_docs))
+        errs.raise_if_any()
     prog = Program(rs)
     errs.extend(prog.compile())
     _check_start_zones(prog, errs)

@@ -32,10 +32,35 @@ class Item:
     value: Any
     doc: Doc
     path: tuple
+    # variants that changed this item, in order: (doc, path in that doc, sub-path of the item)
+    layers: list = field(default_factory=list)
+
+    def where(self, sub: tuple = ()) -> tuple[Doc, tuple]:
+        """The document and path that last set the value at `sub` (variants win)."""
+        sub = tuple(sub)
+        for doc, path, prefix in reversed(self.layers):
+            if sub[:len(prefix)] == prefix:
+                full = path + sub[len(prefix):]
+                if full in doc.source.values:
+                    return doc, full
+        return self.doc, self.path + sub
 
     def loc(self, *sub) -> Loc:
         """Where the value (or a part of it) was written."""
-        return self.doc.source.value(self.path + tuple(sub))
+        doc, path = self.where(tuple(sub))
+        return doc.source.value(path)
+
+    def chain(self, sub: tuple = ()) -> list[tuple[Loc, Any]]:
+        """Every place that set the value at `sub`: the base first, then each variant."""
+        out = []
+        if self.path + tuple(sub) in self.doc.source.values or not sub:
+            out.append(self.doc.source.value(self.path + tuple(sub)))
+        for doc, path, prefix in self.layers:
+            if tuple(sub)[:len(prefix)] == prefix:
+                full = path + tuple(sub)[len(prefix):]
+                if full in doc.source.values:
+                    out.append(doc.source.value(full))
+        return out
 
     def key_loc(self) -> Loc:
         """Where the key naming this item was written."""
@@ -75,6 +100,7 @@ class Ruleset:
     evaluate: Item | None = None
     docs: list[Doc] = field(default_factory=list)
     data: dict = field(default_factory=dict)  # the merged plain data (for hashing, diff, explain)
+    variants: list = field(default_factory=list)  # ids of the variants applied, in order
 
     @property
     def hash(self) -> str:

@@ -250,14 +250,19 @@ class Program:
             if target not in self.params:
                 self.errs.add(m.loc("param"), f"modifier names unknown param {target!r}")
                 continue
-            when, _ = comp.expression(v.get("when", True), Source(m.doc, m.path + ("when",)), Scope(P), "bool")
-            add, _ = comp.expression(v.get("add", 0), Source(m.doc, m.path + ("add",)), Scope(P), "int")
+            when, _ = comp.expression(v.get("when", True), Source(*m.where(("when",))), Scope(P), "bool")
+            if "set" in v:  # `set` replaces the value: written as adding (new - current)
+                setf, _ = comp.expression(v["set"], Source(*m.where(("set",))), Scope(P), "int")
+                base = self.param_fn(target)
+                add = (lambda sf, bf: (lambda st, fr: sf(st, fr) - bf(st, fr)))(setf, base) if setf else None
+            else:
+                add, _ = comp.expression(v.get("add", 0), Source(*m.where(("add",))), Scope(P), "int")
             if when and add:
                 self.modifier_fns.setdefault(target, []).append((when, add))
         for name, item in rs.procedures.items():
             params = self.proc_sigs[name]
             scope = Scope({**P, **{a: "any" for a in params}}, "procedure")
-            comp.code("proc:" + name, item.value, Source(item.doc, item.path), scope, params)
+            comp.code("proc:" + name, item.value, Source(*item.where()), scope, params)
         for aid, item in rs.actions.items():
             self._compile_action(comp, aid, item)
         for k, (cid, item) in enumerate(rs.cards.items()):
@@ -266,13 +271,13 @@ class Program:
                 scope = Scope({**P, "this": "card", **{a: "any" for a in params}}, "card",
                               this_card=cid, card_params=self.kind_params[k])
                 code_id = f"card:{cid}:{hname}"
-                comp.code(code_id, item.value["effects"][key], Source(item.doc, item.path + ("effects", key)),
+                comp.code(code_id, item.value["effects"][key], Source(*item.where(("effects", key))),
                           scope, params)
                 hooks[hname] = (code_id, params)
             v = item.value if isinstance(item.value, dict) else {}
             if "playable" in v:
                 scope = Scope({**P, "this": "card"}, "card", this_card=cid, card_params=self.kind_params[k])
-                fn, _ = comp.expression(v["playable"], Source(item.doc, item.path + ("playable",)), scope, "bool")
+                fn, _ = comp.expression(v["playable"], Source(*item.where(("playable",))), scope, "bool")
                 self.kind_playable.append(fn)
             else:
                 self.kind_playable.append(None)
@@ -282,7 +287,7 @@ class Program:
             for hname, (key, params) in list(hooks.items()):
                 scope = Scope({**P, "here": "loc", **{a: "any" for a in params}}, "location", here_loc=lid)
                 code_id = f"loc:{lid}:{hname}"
-                comp.code(code_id, item.value["effects"][key], Source(item.doc, item.path + ("effects", key)),
+                comp.code(code_id, item.value["effects"][key], Source(*item.where(("effects", key))),
                           scope, params)
                 hooks[hname] = (code_id, params)
         for i, t in enumerate(rs.triggers):
@@ -293,47 +298,47 @@ class Program:
             when = v.get("when")
             text = v.get("effect", "pass")
             if when is not None:
-                wfn, _ = comp.expression(when, Source(t.doc, t.path + ("when",)), scope, "bool")
+                wfn, _ = comp.expression(when, Source(*t.where(("when",))), scope, "bool")
             else:
                 wfn = None
-            comp.code(f"trigger:{i}", text, Source(t.doc, t.path + ("effect",)), scope, names,
+            comp.code(f"trigger:{i}", text, Source(*t.where(("effect",))), scope, names,
                       prelude=_guard(wfn) if wfn is not None else None)
             self.triggers.setdefault(ev, []).append((f"trigger:{i}", names))
         for zname, zd in self.zone_defs.items():
             if zd.on_empty:
-                comp.code(f"zone:{zname}:on_empty", zd.on_empty, Source(zd.item.doc, zd.item.path + ("on_empty",)),
+                comp.code(f"zone:{zname}:on_empty", zd.on_empty, Source(*zd.item.where(("on_empty",))),
                           Scope(P), [])
         if rs.setup is not None:
-            comp.code("setup", rs.setup.value, Source(rs.setup.doc, rs.setup.path), Scope(P))
+            comp.code("setup", rs.setup.value, Source(*rs.setup.where()), Scope(P))
         else:
             self.codes["setup"] = Code("setup")
         if rs.turn is not None:
-            comp.code("turn", rs.turn.value, Source(rs.turn.doc, rs.turn.path), Scope(P))
+            comp.code("turn", rs.turn.value, Source(*rs.turn.where()), Scope(P))
         else:
             self.errs.add(rs.docs[0].source.value(()), "the ruleset has no 'turn' section")
         for e in rs.end:
             v = e.value if isinstance(e.value, dict) else {}
-            fn, _ = comp.expression(v.get("when", False), Source(e.doc, e.path + ("when",)), Scope(P), "bool")
+            fn, _ = comp.expression(v.get("when", False), Source(*e.where(("when",))), Scope(P), "bool")
             winners = [str(w) for w in v.get("winners", []) or []]
             for w in winners:
                 if w not in self.sides:
                     self.errs.add(e.loc("winners"), f"unknown side {w!r} (sides: {', '.join(self.sides)})")
             self.end_defs.append(EndDef(e.id, fn, winners, e))
         if rs.side_of is not None:
-            self.side_of_fn, _ = comp.expression(rs.side_of.value, Source(rs.side_of.doc, rs.side_of.path),
+            self.side_of_fn, _ = comp.expression(rs.side_of.value, Source(*rs.side_of.where()),
                                                  Scope({"p": "player", **P}), "str")
         to = rs.turn_order
         if to is not None and isinstance(to.value, dict):
             if "first" in to.value:
-                self.first_fn, _ = comp.expression(to.value["first"], Source(to.doc, to.path + ("first",)),
+                self.first_fn, _ = comp.expression(to.value["first"], Source(*to.where(("first",))),
                                                    Scope(P), "player")
             if "skip" in to.value:
-                self.skip_fn, _ = comp.expression(to.value["skip"], Source(to.doc, to.path + ("skip",)),
+                self.skip_fn, _ = comp.expression(to.value["skip"], Source(*to.where(("skip",))),
                                                   Scope({"p": "player", **P}), "bool")
         ev = rs.evaluate
         if ev is not None and isinstance(ev.value, dict):
             for side, text in ev.value.items():
-                fn, _ = comp.expression(text, Source(ev.doc, ev.path + (side,)), Scope(P), "int")
+                fn, _ = comp.expression(text, Source(*ev.where((side,))), Scope(P), "int")
                 self.evaluate_fns[side] = fn
         for cd in self.counter_defs.values():
             if cd.reset not in (None, "turn"):
@@ -345,7 +350,7 @@ class Program:
         names, fns, types = [], [], []
         scope_names = {"me": "player"}
         for an, dom in (v.get("args") or {}).items():
-            fn, t = comp.expression(dom, Source(item.doc, item.path + ("args", an)), Scope(scope_names), "list:any")
+            fn, t = comp.expression(dom, Source(*item.where(("args", an))), Scope(scope_names), "list:any")
             names.append(an)
             fns.append(fn)
             et = elem(t)
@@ -353,9 +358,9 @@ class Program:
             scope_names[an] = et
         when = None
         if "when" in v:
-            when, _ = comp.expression(v["when"], Source(item.doc, item.path + ("when",)), Scope(scope_names), "bool")
+            when, _ = comp.expression(v["when"], Source(*item.where(("when",))), Scope(scope_names), "bool")
         code_id = "action:" + aid
-        comp.code(code_id, v.get("effect", "pass"), Source(item.doc, item.path + ("effect",)), Scope(scope_names), names)
+        comp.code(code_id, v.get("effect", "pass"), Source(*item.where(("effect",))), Scope(scope_names), names)
         self.actions[aid] = ActionDef(aid, str(v.get("group", "main")), str(v.get("kind", aid)),
                                       bool(v.get("once_per_turn", False)), bool(v.get("free", False)),
                                       bool(v.get("private", False)), names, fns, types, when, code_id, item)
