@@ -107,6 +107,17 @@ def first(zone, kind):
 
 
 # =============================================================================== setup (B2)
+ITEM_KINDS = list(COUNTS)
+add("components_counts", "Components: 10 characters, 10 professions, 5+5 societies, 21 items (16 sealed), 9 drinks",
+    "B1, B9, B10, C-CotD-13", raw=True, expect=[
+        "sum([len(copies(k)) for k in [marie, gundla, sarah, romana, theodora, basilius, juan, zacharias, michel, henry]]) == 10",
+        "sum([len(copies(k)) for k in [thug, grandmaster, bodyguard, duelist, poison_mixer, doctor, priest, hypnotist, diplomat, clairvoyant]]) == 10",
+        "len(copies(society_order)) == 5 and len(copies(society_brotherhood)) == 5",
+        f"sum([len(copies(k)) for k in [{', '.join(ITEM_KINDS)}]]) == 21",
+        f"count([c for c in cards(item_deck) if c.sealed == 1]) + sum([count([c for c in cards(hand(p)) if c.sealed == 1]) for p in players]) == 16",
+        "len(copies(key)) == 3 and len(copies(goblet)) == 3",
+        "len(copies(drink_of_power)) == 9",
+    ])
 add("setup_3_players", "3 players: 2 items each, no Black Pearl, drinks, 2+2 societies, hand limit 8",
     "B2, B7, B10, C-CotD-3, C-CotD-4", players=3, raw=True, expect=[
         "all([size(hand(p)) == 2 for p in players])",
@@ -442,6 +453,15 @@ add("hand_limit_three_players", "With 3 players the hand limit is 8: 8 items nee
     when=[ATT, d("sarah", "abstain"), d("marie", "pass")],
     expect=["size(hand(marie)) == 8", "current == players[1]"])
 
+add("hand_limit_after_bag_trade", "A bag draw can put its giver over the limit: he gives the extra item away at once",
+    "B7, B9", hand={"marie": ["bag_key", "key", "dagger", "gloves", "whip", "privilege"],
+                    "gundla": ["goblet"], "sarah": ["monocle"], "romana": ["tome"]},
+    deck_top=["coat"],
+    when=[d("marie", "trade:gundla,bag_key"), d("gundla", "accept"), d("gundla", "goblet"),
+          d("marie", "coat"), d("marie", "sarah")],
+    expect=["size(hand(marie)) == 6 and has(hand(marie), goblet) and not has(hand(marie), coat)",
+            "has(hand(sarah), coat) and size(hand(sarah)) == 2", "current == players[1]"])
+
 # =============================================================================== professions on one's turn
 add("diplomat_gets_item", "Diplomat: the demanded item is handed over and one is given back",
     "B8, C-CotD-11", hand={"marie": ["dagger"], "gundla": ["goblet", "key"]},
@@ -485,6 +505,10 @@ add("declare_with_ally", "Two Keys plus a named ally's Key win",
     "B6", hand={"marie": ["key", "key"], "sarah": ["key"]},
     when=[d("marie", "declare_victory"), d("marie", "sarah"), d("marie", "pass")],
     expect=result("order", "society_won") + ["knows(gundla, top(society(sarah)))"])
+add("declare_extra_ally_ok", "Naming an ally of the right society who holds nothing needed does no harm",
+    "B6", hand={"marie": ["key", "key", "key"]},
+    when=[d("marie", "declare_victory"), d("marie", "sarah"), d("marie", "pass")],
+    expect=result("order", "society_won"))
 add("declare_ally_not_named", "An ally's Key does not count if he is not named: the Brotherhood wins",
     "B6", hand={"marie": ["key", "key"], "sarah": ["key"]},
     when=[d("marie", "declare_victory"), d("marie", "pass")],
@@ -544,6 +568,14 @@ add("expert_look_one_card", "Expert 3-player variant: a winner sees one society 
     when=[ATT, d("sarah", "support_attacker"), d("marie", "look_identity"), d("marie", "third")],
     expect=["knows(marie, cards(society(gundla))[2]) and not knows(marie, cards(society(gundla))[0])",
             "knows(marie, top(profession(gundla)))"])
+
+add("expert_monocle_one_card", "Expert 3-player variant: the Monocle also shows one society card by position",
+    "B11, B9", players=3, variants=["three_player_expert"], hand={"marie": ["monocle"]},
+    soc={"marie": ["order", "order", "brotherhood"], "gundla": ["brotherhood", "brotherhood", "order"],
+         "sarah": ["order", "brotherhood", "brotherhood"]},
+    when=[d("marie", "trade:gundla,monocle"), d("gundla", "accept"), d("gundla", "goblet"),
+          d("marie", "first")],
+    expect=["knows(marie, cards(society(gundla))[0]) and not knows(marie, cards(society(gundla))[1])"])
 
 if __name__ == "__main__":
     write()
