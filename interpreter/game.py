@@ -119,6 +119,18 @@ def load(path: str | Path, variants: list | None = None) -> Game:
                 {"load": t1 - t0, "validate": t2 - t1, "compile": t3 - t2, "total": t3 - t0})
 
 
+def compile_problems(docs, root: str = "") -> list[Problem]:
+    """Build and compile already-validated documents; return every problem found."""
+    rs, problems = build_ruleset(docs, root)
+    if problems:
+        return problems
+    prog = Program(rs)
+    errs = Collector()
+    errs.extend(prog.compile())
+    _check_start_zones(prog, errs)
+    return errs.problems
+
+
 def _check_start_zones(prog: Program, errs: Collector) -> None:
     holders: dict[str, str] = {}
     for zd in prog.zone_defs.values():

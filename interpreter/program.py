@@ -320,9 +320,9 @@ class Program:
             v = e.value if isinstance(e.value, dict) else {}
             fn, _ = comp.expression(v.get("when", False), Source(*e.where(("when",))), Scope(P), "bool")
             winners = [str(w) for w in v.get("winners", []) or []]
-            for w in winners:
+            for wi, w in enumerate(winners):
                 if w not in self.sides:
-                    self.errs.add(e.loc("winners"), f"unknown side {w!r} (sides: {', '.join(self.sides)})")
+                    self.errs.add(e.loc("winners", wi), f"unknown side {w!r} (sides: {', '.join(self.sides)})")
             self.end_defs.append(EndDef(e.id, fn, winners, e))
         if rs.side_of is not None:
             self.side_of_fn, _ = comp.expression(rs.side_of.value, Source(*rs.side_of.where()),

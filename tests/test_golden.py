@@ -24,7 +24,12 @@ NOT_INPUT = {"expected.txt", "generate.py", "README.md"}
 # Stages run after loading and schema validation found nothing wrong, in order; each takes the
 # loaded docs and returns problems (or raises RulesetError). The first stage that finds
 # problems ends the case. Later pipeline stages (model build, effect checks) go here.
-LATER_STAGES: list[Callable[[list[Doc]], list[Problem]]] = []
+def _compile_stage(docs: list[Doc]) -> list[Problem]:
+    from interpreter.game import compile_problems
+    return compile_problems(docs)
+
+
+LATER_STAGES: list[Callable[[list[Doc]], list[Problem]]] = [_compile_stage]
 
 
 def check_case(case: Path) -> list[Problem]:

@@ -231,6 +231,42 @@ def _describe(tok: Token | None) -> str:
     return repr(str(tok))
 
 
+def _unclosed(text: str, pos: int) -> str | None:
+    """The innermost bracket still open at offset pos (strings and comments skipped)."""
+    stack: list[str] = []
+    i = 0
+    while i < min(pos, len(text)):
+        ch = text[i]
+        if ch in "\"'":
+            j = text.find(ch, i + 1)
+            i = j + 1 if j > 0 else len(text)
+            continue
+        if ch == "#":
+            j = text.find("\n", i)
+            i = j if j > 0 else len(text)
+            continue
+        if ch in "([":
+            stack.append(ch)
+        elif ch in ")]" and stack:
+            stack.pop()
+        i += 1
+    return stack[-1] if stack else None
+
+
+def _end_of_previous(text: str, pos) -> tuple[int, int]:
+    """(line, col) just after the last non-blank character before offset pos."""
+    if pos is None:
+        pos = len(text)
+    i = min(pos, len(text)) - 1
+    while i >= 0 and text[i] in " \t\r\n":
+        i -= 1
+    if i < 0:
+        return 0, 0
+    line = text.count("\n", 0, i + 1) + 1
+    col = i - (text.rfind("\n", 0, i + 1) + 1) + 2
+    return line, col
+
+
 def _friendly(e: UnexpectedInput, text: str) -> EffectSyntaxError:
     line = getattr(e, "line", 0) or 0
     col = getattr(e, "column", 0) or 0
@@ -244,10 +280,16 @@ def _friendly(e: UnexpectedInput, text: str) -> EffectSyntaxError:
         if tok.type == "$END" or line == 0:
             lines = text.rstrip("\n").splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
-        if "RPAR" in exp and tok.type in ("_NL", "$END", "NAME", "NUMBER", "STRING", "_DEDENT"):
-            return EffectSyntaxError(line, col, f"missing ')' (found {got})")
-        if "RSQB" in exp and tok.type in ("_NL", "$END", "NAME", "NUMBER", "_DEDENT"):
-            return EffectSyntaxError(line, col, f"missing ']' (found {got})")
+        pos = getattr(tok, "start_pos", None)
+        if tok.type in ("$END", "_DEDENT", "_INDENT") or pos is None:
+            pos = len(text)
+        opener = _unclosed(text, pos)
+        if opener and tok.type not in ("COMMA", "RPAR", "RSQB"):
+            # the closer belongs right after the last thing written before this token
+            pl, pc = _end_of_previous(text, pos)
+            if pl:
+                line, col = pl, pc
+            return EffectSyntaxError(line, col, f"missing {')' if opener == '(' else ']'!r}")
         if "COLON" in exp and len(exp) <= 3:
             return EffectSyntaxError(line, col, f"missing ':' at the end of the line (found {got})")
         if tok.type == "_INDENT":
