@@ -7,13 +7,26 @@ keyed `card-ID`, `card-ID-text`, `location-ID`, `action-ID`, `prompt-ID`, `optio
 passed, game_over) have default text in `interpreter/messages/LANG.yaml` that a ruleset may
 override. Numbers in card text come from the card's `params`, so a variant that changes a
 number changes the text in every language, with the right plural form.
+
+English (`en.yaml`) is the source language. `check_locales` compares every other locale
+with it: missing and extra ids, variables, plural coverage of numeric selects (the CLDR
+categories, from Babel, that whole numbers 0..1000 reach in that language: Russian and
+Polish one/few/many/other, Portuguese and English one/other), Fluent syntax, and staleness
+(a locale file's `source:` map holds, per id, `pattern_hash` of the English pattern it was
+translated from). Rendering records in `Text.missing` the ids nobody translated and in
+`Text.fallbacks` the ids that fell back to English, so tests can demand a complete log.
 """
 
 from __future__ import annotations
 
+import hashlib
+from functools import lru_cache
 from pathlib import Path
 
 from fluent.runtime import FluentBundle, FluentResource
+from fluent.syntax import FluentParser, FluentSerializer
+from fluent.syntax import ast as FA
+from fluent.syntax.visitor import Visitor
 
 from .errors import Loc, Problem
 from .load import load_yaml
@@ -115,16 +128,129 @@ def locale_messages(ruleset_dir: Path, lang: str) -> tuple[dict, list[Problem], 
     return {str(k): v for k, v in msgs.items()}, [], doc
 
 
+# ---- parsing, hashing, plural categories -----------------------------------------------------
+
+PLURAL_KEYS = ("zero", "one", "two", "few", "many", "other")
+
+
+def _babel_locale(code: str) -> str:
+    """The CLDR locale behind a file's language code. Portuguese follows the European
+    norm of the seed rules (pt-PT: 0 takes the plural, `0 cartas`)."""
+    return {"en": "en-US", "ru": "ru", "pl": "pl", "pt": "pt-PT"}.get(code, code)
+
+
+@lru_cache(maxsize=None)
+def plural_categories(lang: str) -> tuple[str, ...]:
+    """The CLDR plural categories (Babel) that whole numbers 0..1000 reach in `lang`, plus
+    `other` (Fluent's required default). Categories only reached by fractions or by
+    millions (Portuguese `many`) are not demanded: the default variant covers them."""
+    from babel import Locale
+    rule = Locale.parse(_babel_locale(lang).replace("-", "_")).plural_form
+    cats = {rule(n) for n in range(0, 1001)} | {"other"}
+    return tuple(c for c in PLURAL_KEYS if c in cats)
+
+
+def plural_category(lang: str, n: int) -> str:
+    from babel import Locale
+    return Locale.parse(_babel_locale(lang).replace("-", "_")).plural_form(n)
+
+
+_parser = FluentParser(with_spans=True)
+
+
+def parse_pattern(key: str, pattern) -> tuple[FA.Message | None, list[tuple[int, int, str]]]:
+    """Parse one message; return (Message or None, [(line, col, error)]) where line/col are
+    1-based positions in the pattern text (line 1 is the pattern's first line)."""
+    text = str(pattern).rstrip("\n")
+    ftl = to_ftl({key: text})
+    res = _parser.parse(ftl)
+    msg, errs = None, []
+    multi = "\n" in expand_selects(text)
+    for entry in res.body:
+        if isinstance(entry, FA.Message) and msg is None:
+            msg = entry
+        elif isinstance(entry, FA.Junk):
+            for a in entry.annotations or [None]:
+                off = a.span.start if a is not None and a.span else entry.span.start
+                line = ftl.count("\n", 0, off) + 1
+                col = off - (ftl.rfind("\n", 0, off) + 1) + 1
+                if multi:
+                    line, col = max(line - 1, 1), max(col - 4, 1)
+                else:
+                    col = max(col - len(f"{key} = "), 1)
+                errs.append((line, col, a.message if a is not None else "invalid Fluent syntax"))
+    if msg is None and not errs:
+        errs.append((1, 1, "not a Fluent message"))
+    if errs:
+        msg = None
+    return msg, errs
+
+
+def pattern_hash(pattern) -> str:
+    """A short hash of an English pattern, insensitive to how a select is laid out."""
+    msg, errs = parse_pattern("x", pattern)
+    canon = FluentSerializer().serialize_entry(msg) if msg is not None else str(pattern).strip()
+    return hashlib.sha1(canon.encode("utf-8")).hexdigest()[:8]
+
+
+class _Scan(Visitor):
+    def __init__(self):
+        super().__init__()
+        self.vars: set[str] = set()
+        self.selects: list[tuple[str | None, bool, list]] = []   # (variable, NUMBER(), keys)
+
+    def visit_VariableReference(self, node):
+        self.vars.add(node.id.name)
+
+    def visit_SelectExpression(self, node):
+        sel, number = node.selector, False
+        if isinstance(sel, FA.FunctionReference) and sel.id.name == "NUMBER" and sel.arguments.positional:
+            sel, number = sel.arguments.positional[0], True
+        var = sel.id.name if isinstance(sel, FA.VariableReference) else None
+        keys = [v.key.name if isinstance(v.key, FA.Identifier) else v.key.value for v in node.variants]
+        keys = [k if isinstance(k, str) else str(k) for k in keys]
+        numeric = number or any(isinstance(v.key, FA.NumberLiteral) for v in node.variants)
+        self.selects.append((var, numeric, keys))
+        self.generic_visit(node)
+
+
+def scan(msg: FA.Message | None) -> _Scan:
+    sc = _Scan()
+    if msg is not None:
+        sc.visit(msg)
+    return sc
+
+
+def numeric_vars(sc: _Scan) -> set[str]:
+    """Variables a message selects on by plural category (or by number)."""
+    return {v for v, numeric, keys in sc.selects
+            if v and (numeric or any(k in PLURAL_KEYS[:5] for k in keys))}
+
+
+def selector_vars(sc: _Scan) -> set[str]:
+    """Variables a message selects on by string key (e.g. `[left]`, `[order]`)."""
+    return {v for v, numeric, keys in sc.selects
+            if v and not numeric and not any(k in PLURAL_KEYS for k in keys if k != "other")}
+
+
+# ---- rendering ---------------------------------------------------------------------------------
+
 class Text:
-    """Renders message ids and log events of one game in one language."""
+    """Renders message ids and log events of one game in one language.
+
+    `missing`: ids no locale (not even English) has; `fallbacks`: ids rendered from English
+    in another language; `errors`: Fluent formatting errors (e.g. a variable not passed)."""
 
     def __init__(self, program, lang: str = "en", ruleset_dir: Path | None = None):
         self.prog = program
         self.lang = lang
         self.missing: set[str] = set()
         self.fallbacks: set[str] = set()
+        self.errors: list[str] = []
+        self.generic: set[str] = set()      # ids shown with the engine's generic wording
         root = Path(ruleset_dir or program.rs.root)
         self.bundles = []
+        self._sources: dict[str, dict] = {}
         for code in ([lang, "en"] if lang != "en" else ["en"]):
             b = FluentBundle([_babel_locale(code)], use_isolating=False)
             eng, _, _ = _engine_messages(code)
@@ -132,9 +258,12 @@ class Text:
             msgs, _, _ = locale_messages(root, code)
             b.add_resource(FluentResource(to_ftl(msgs)), allow_overrides=True)
             self.bundles.append((code, b))
+            self._sources[code] = {**eng, **msgs}
+        self._selectors: dict[str, set] = {}
 
     def has(self, msg_id: str) -> bool:
-        return self.bundles[0][1].has_message(msg_id)
+        """Whether any of this Text's languages (English included) has the message."""
+        return any(b.has_message(msg_id) for _, b in self.bundles)
 
     def msg(self, msg_id: str, args: dict | None = None, default: str | None = None) -> str:
         """Format a message; falls back to English, then to `default` or the id."""
@@ -144,11 +273,26 @@ class Text:
                 if m.value is None:
                     continue
                 text, errors = b.format_pattern(m.value, args or {})
+                for e in errors:
+                    self.errors.append(f"{code}:{msg_id}: {e}")
                 if i > 0:
                     self.fallbacks.add(msg_id)
                 return text
         self.missing.add(msg_id)
         return default if default is not None else msg_id
+
+    def _string_selectors(self, msg_id: str) -> set:
+        """Variables the message (in the first language that has it) selects on by string."""
+        if msg_id not in self._selectors:
+            found: set = set()
+            for code, _ in self.bundles:
+                src = self._sources[code].get(msg_id)
+                if src is not None:
+                    m, _ = parse_pattern(msg_id, src)
+                    found = selector_vars(scan(m))
+                    break
+            self._selectors[msg_id] = found
+        return self._selectors[msg_id]
 
     # ---- values ---------------------------------------------------------------------------
 
@@ -165,11 +309,27 @@ class Text:
         cid = self.prog.card_ids[kind]
         return self.msg("card-" + cid, default=cid)
 
+    def card_params(self, kind: int) -> dict:
+        """The numbers of a card's text: its `params` (what its effects use by name); a
+        param naming a ruleset param takes that param's value."""
+        out = {}
+        for k, v in self.prog.kind_params[kind].items():
+            if isinstance(v, str) and isinstance(self.prog.params.get(v), (int, float)):
+                v = self.prog.params[v]
+            if isinstance(v, bool):
+                v = int(v)
+            if isinstance(v, (int, float, str)):
+                out[k] = v
+        return out
+
     def card_text(self, kind: int) -> str:
         cid = self.prog.card_ids[kind]
-        params = {k: v for k, v in self.prog.kind_params[kind].items() if isinstance(v, (int, str))}
         mid = "card-" + cid + "-text"
-        return self.msg(mid, params, default="") if self.has(mid) or self.lang != "en" else ""
+        if not self.has(mid):
+            if self.lang != "en":
+                self.missing.add(mid)
+            return ""
+        return self.msg(mid, self.card_params(kind), default="")
 
     def value(self, st, v, t: str):
         """A log value as text (ints stay numbers so plural selectors work)."""
@@ -188,12 +348,15 @@ class Text:
         if t == "loc":
             lid = self.prog.loc_ids[v]
             return self.msg("location-" + lid, default=lid)
-        if t in ("int", "bool"):
+        if t in ("int", "bool") or isinstance(v, bool):
             return int(v)
+        if isinstance(v, (int, float)):
+            return v
         if isinstance(v, str):
             for prefix in ("side-", "option-", "end-"):
                 if self.has(prefix + v):
                     return self.msg(prefix + v)
+            self.missing.add("option-" + v)
         return str(v)
 
     def option(self, st, opt) -> str:
@@ -213,17 +376,26 @@ class Text:
     def prompt(self, st, pend) -> str:
         pid = pend.get("prompt") or ("act-" + pend["g"] if pend["k"] == "act" else "choose")
         who = self.player(st, pend["p"])
+        if not self.has("prompt-" + pid):
+            # a prompt the ruleset gave no text: the engine's generic question, still localized
+            # (`grimoire i18n check` warns about it)
+            generic = "prompt-act" if pid.startswith("act-") else "prompt-choose"
+            self.generic.add("prompt-" + pid)
+            return self.msg(generic, {"player": who}, default=pid.replace("_", " "))
         return self.msg("prompt-" + pid, {"player": who}, default=pid.replace("_", " "))
 
     def event(self, st, e) -> str:
         """One log event as a sentence."""
         ev, args, types, _mask = e[0], e[1], e[2], e[3]
         names = e[4] if len(e) > 4 else []
+        mid = "event-" + ev
+        raw = self._string_selectors(mid)
         vals = {}
         for i, v in enumerate(args):
             t = types[i] if i < len(types) else "any"
             name = names[i] if i < len(names) else f"arg{i + 1}"
-            vals[name] = self.value(st, v, t)
+            # a variable the message selects on by string key gets the raw string (`[left]`)
+            vals[name] = v if name in raw and isinstance(v, str) else self.value(st, v, t)
         if ev == "act":
             aid = args[1]
             a = self.prog.actions.get(aid)
@@ -237,11 +409,7 @@ class Text:
         if ev == "chose":
             vals["prompt"] = self.msg("prompt-" + str(args[2]), {"player": vals.get("player", "")},
                                       default=str(args[2]))
-        return self.msg("event-" + ev, vals, default=ev + " " + " ".join(str(x) for x in vals.values()))
-
-
-def _babel_locale(code: str) -> str:
-    return {"en": "en-US", "ru": "ru", "pl": "pl", "pt": "pt-BR"}.get(code, code)
+        return self.msg(mid, vals, default=ev + " " + " ".join(str(x) for x in vals.values()))
 
 
 _engine_cache: dict = {}
@@ -264,19 +432,197 @@ def unused(_: Loc) -> None:  # pragma: no cover - keeps Loc imported for type re
 
 def fluent_problems(ruleset_dir: Path) -> list[Problem]:
     """Fluent syntax errors in a ruleset's locale files, each at its file:line."""
-    from fluent.syntax import FluentParser
-    from fluent.syntax import ast as FA
     out: list[Problem] = []
     for lang in LANGS:
         msgs, problems, doc = locale_messages(ruleset_dir, lang)
         out.extend(problems)
         if doc is None:
             continue
-        parser = FluentParser(with_spans=False)
         for key, pattern in msgs.items():
-            res = parser.parse(to_ftl({key: pattern}))
-            for entry in res.body:
-                if isinstance(entry, FA.Junk):
-                    note = entry.annotations[0].message if entry.annotations else "invalid Fluent syntax"
-                    out.append(Problem(doc.source.value(("messages", key)), f"Fluent syntax in {key!r}: {note}"))
+            _, errs = parse_pattern(key, pattern)
+            for line, col, note in errs:
+                out.append(Problem(_pattern_loc(doc, key, line, col), f"Fluent syntax in {key!r}: {note}"))
+    return out
+
+
+def _pattern_loc(doc, key: str, line: int, col: int) -> Loc:
+    try:
+        return doc.source.text(("messages", key), line, col)
+    except Exception:  # a position the source map cannot place: the value itself
+        return doc.source.value(("messages", key))
+
+
+# ---- checking a locale against English -----------------------------------------------------------
+
+def locale_sources(doc) -> dict:
+    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+    src = data.get("source") or {}
+    return {str(k): str(v) for k, v in src.items()} if isinstance(src, dict) else {}
+
+
+def check_locale_set(en: dict, en_doc, loc: dict, loc_doc, lang: str, path: str,
+                     numeric_hint: set | None = None) -> list[Problem]:
+    """Problems of one locale's messages against English (all located at file:line)."""
+    out: list[Problem] = []
+    cats = plural_categories(lang)
+
+    def at_key(key):
+        return loc_doc.source.key(("messages", key)) if loc_doc is not None else Loc(path, 1, 1)
+
+    def en_line(key):
+        return en_doc.source.key(("messages", key)).line if en_doc is not None else 0
+
+    head = loc_doc.source.key(("messages",)) if loc_doc is not None else Loc(path, 1, 1)
+    for key in en:
+        if key not in loc:
+            out.append(Problem(head, f"missing {key!r} (English at line {en_line(key)})", ("missing",)))
+    en_parsed = {k: parse_pattern(k, v)[0] for k, v in en.items()}
+    sources = locale_sources(loc_doc)
+    for key, pattern in loc.items():
+        if key not in en:
+            out.append(Problem(at_key(key), f"extra {key!r}: English has no such message", ("extra",)))
+            continue
+        msg, errs = parse_pattern(key, pattern)
+        for line, col, note in errs:
+            out.append(Problem(_pattern_loc(loc_doc, key, line, col) if loc_doc else Loc(path, 1, 1),
+                               f"Fluent syntax in {key!r}: {note}", ("syntax",)))
+        if msg is None:
+            continue
+        sc, esc = scan(msg), scan(en_parsed.get(key))
+        if en_parsed.get(key) is not None and sc.vars != esc.vars:
+            lost, added = sorted(esc.vars - sc.vars), sorted(sc.vars - esc.vars)
+            parts = []
+            if lost:
+                parts.append("lacks " + ", ".join("$" + v for v in lost))
+            if added:
+                parts.append("has unknown " + ", ".join("$" + v for v in added))
+            out.append(Problem(at_key(key), f"{key!r} variables differ from English: {'; '.join(parts)}",
+                               ("variables",)))
+        numeric = numeric_vars(esc) | set(numeric_hint or ())
+        for var, is_num, keys in sc.selects:
+            if not var or not (is_num or var in numeric or any(k in PLURAL_KEYS[:5] for k in keys)):
+                continue
+            lacking = [c for c in cats if c not in keys]
+            if lacking:
+                out.append(Problem(at_key(key), f"{key!r}: the select on ${var} lacks the {lang} plural "
+                                   f"categor{'y' if len(lacking) == 1 else 'ies'} "
+                                   f"{', '.join('[' + c + ']' for c in lacking)} (needs {', '.join(cats)})",
+                                   ("plural",)))
+            foreign = [k for k in keys if k in PLURAL_KEYS and k not in cats]
+            if foreign:
+                out.append(Problem(at_key(key), f"{key!r}: {', '.join('[' + k + ']' for k in foreign)} is not "
+                                   f"a plural category of {lang} (it has {', '.join(cats)})", ("plural",)))
+        if key in sources and key in en and sources[key] != pattern_hash(en[key]):
+            out.append(Problem(at_key(key), f"{key!r} is stale: English changed since it was translated "
+                               f"(source {sources[key]}, English now {pattern_hash(en[key])})", ("stale",)))
+    for key in sources:
+        if key not in loc:
+            out.append(Problem(loc_doc.source.key(("source", key)), f"source hash for {key!r}, which the file "
+                               "does not translate", ("extra",)))
+    return out
+
+
+def program_ids(program) -> dict[str, set | None]:
+    """The message ids a compiled ruleset renders (-> the variables it passes, or None)."""
+    ids: dict[str, set | None] = {}
+    for cid in program.card_ids:
+        ids["card-" + cid] = set()
+    for lid in program.loc_ids:
+        ids["location-" + lid] = set()
+    for aid, a in program.actions.items():
+        ids["action-" + aid] = set(a.arg_names)
+    for pid in program.prompts:
+        ids["prompt-" + pid] = {"player"}
+    for g in program.groups:
+        ids["prompt-act-" + g] = {"player"}
+    for ev, names in program.events_logged.items():
+        ids["event-" + ev] = set(names)
+    for s in program.sides:
+        ids["side-" + s] = set()
+    for e in program.end_defs:
+        eid = getattr(e, "id", None)
+        if eid:
+            ids["end-" + eid] = set()
+    return ids
+
+
+def check_english(program, en: dict, en_doc, path: str) -> list[Problem]:
+    """Warnings about English itself: ids the ruleset renders with no English text, and event
+    messages using variables the ruleset's log() call does not pass."""
+    out: list[Problem] = []
+    engine_en = _engine_messages("en")[0]
+    head = en_doc.source.key(("messages",)) if en_doc is not None else Loc(path, 1, 1)
+    for mid, names in sorted(program_ids(program).items()):
+        if mid not in en and mid not in engine_en:
+            out.append(Problem(head, f"the ruleset renders {mid!r} but English has no text for it",
+                               ("english",), "warning"))
+            continue
+        if mid in en and names is not None and mid.startswith(("event-", "action-")):
+            msg, _ = parse_pattern(mid, en[mid])
+            extra = scan(msg).vars - names
+            if extra and msg is not None:
+                out.append(Problem(en_doc.source.key(("messages", mid)),
+                                   f"{mid!r} uses {', '.join('$' + v for v in sorted(extra))}, which the ruleset "
+                                   f"does not pass (it passes {', '.join('$' + v for v in sorted(names)) or 'none'})",
+                                   ("english",), "warning"))
+    return out
+
+
+def check_locales(ruleset_dir: Path | None, langs=LANGS, program=None, engine: bool = True) -> list[Problem]:
+    """Every problem of a ruleset's locale files (and of the engine's messages), located."""
+    from .errors import RulesetError
+    from .validate import validate_doc
+    out: list[Problem] = []
+    sets = []
+    if ruleset_dir is not None:
+        sets.append(("ruleset", Path(ruleset_dir) / "locales"))
+    if engine:
+        sets.append(("engine", ENGINE_MESSAGES))
+    for kind, folder in sets:
+        docs = {}
+        for lang in LANGS:
+            path = folder / f"{lang}.yaml"
+            if not path.is_file():
+                docs[lang] = (None, {})
+                continue
+            try:
+                doc = load_yaml(path)
+            except RulesetError as e:
+                out.extend(e.problems)
+                docs[lang] = (None, {})
+                continue
+            probs = validate_doc(doc, "locale")
+            out.extend(probs)
+            data = doc.data if isinstance(doc.data, dict) else {}
+            msgs = data.get("messages") if isinstance(data.get("messages"), dict) else {}
+            if data.get("locale") not in (None, lang) and not str(data.get("locale")).startswith(lang):
+                out.append(Problem(doc.source.value(("locale",)),
+                                   f"locale {data.get('locale')!r} in a file named {lang}.yaml", ("schema",)))
+            docs[lang] = (doc, {str(k): v for k, v in (msgs or {}).items()})
+        en_doc, en = docs["en"]
+        if en_doc is None:
+            out.append(Problem(Loc(str(folder / "en.yaml"), 0, 0), "no English locale file (the source language)"))
+            continue
+        for key, pattern in en.items():
+            for line, col, note in parse_pattern(key, pattern)[1]:
+                out.append(Problem(_pattern_loc(en_doc, key, line, col), f"Fluent syntax in {key!r}: {note}",
+                                   ("syntax",)))
+        hint = set()
+        if program is not None and kind == "ruleset":
+            for k in range(len(program.card_ids)):
+                for name, v in program.kind_params[k].items():
+                    if isinstance(v, (int, float)) and not isinstance(v, bool):
+                        hint.add(name)
+            out.extend(check_english(program, en, en_doc, str(folder / "en.yaml")))
+        for lang in langs:
+            if lang == "en":
+                continue
+            doc, msgs = docs[lang]
+            path = str(folder / f"{lang}.yaml")
+            if doc is None and not (folder / f"{lang}.yaml").is_file():
+                out.append(Problem(Loc(path, 0, 0), f"no {lang} locale file", ("missing",)))
+                continue
+            if doc is None:
+                continue
+            out.extend(check_locale_set(en, en_doc, msgs, doc, lang, path, hint))
     return out
