@@ -58,6 +58,7 @@ class ActionDef:
     when: Any
     code_id: str
     item: Item
+    conds: list = field(default_factory=list)  # per number of bound args: the test to pass then
 
 
 @dataclass
@@ -345,6 +346,31 @@ class Program:
                 self.errs.add(cd.item.loc("reset"), f"reset must be 'turn', found {cd.reset!r}")
         return self.errs.problems
 
+    def _split_when(self, comp: Compiler, text, src: Source, scope: Scope, names: list):
+        """Compile a legality test as per-level parts: level k runs once k args are bound."""
+        from .effects import ast as A
+        from .effects.compile import CheckError
+        levels: list = [[] for _ in range(len(names) + 1)]
+        if not isinstance(text, str):
+            fn, _ = comp.expression(text, src, scope, "bool")
+            levels[0].append(fn)
+        else:
+            tree = comp.parse(text, src, "expression")
+            if tree is None:
+                return [None] * (len(names) + 1), None
+            parts = tree.values if isinstance(tree, A.BoolOp) and tree.op == "and" else [tree]
+            for part in parts:
+                try:
+                    fn, _ = comp.expr(part, src, scope)
+                except CheckError:
+                    continue
+                used = _names_in(part)
+                level = max([names.index(n) + 1 for n in names if n in used], default=0)
+                levels[level].append(fn)
+        conds = [_all(fs) if fs else None for fs in levels]
+        flat = [f for fs in levels for f in fs]
+        return conds, (_all(flat) if flat else None)
+
     def _compile_action(self, comp: Compiler, aid: str, item: Item) -> None:
         v = item.value if isinstance(item.value, dict) else {}
         names, fns, types = [], [], []
@@ -356,14 +382,55 @@ class Program:
             et = elem(t)
             types.append(et)
             scope_names[an] = et
+        # The legality test is split into its `and`-ed parts, and each part is checked as soon
+        # as the args it names are bound: a part naming no arg is checked once, before any
+        # arg is enumerated (legal-option generation is the hot path of every simulation).
+        conds: list = [None] * (len(names) + 1)
         when = None
         if "when" in v:
-            when, _ = comp.expression(v["when"], Source(*item.where(("when",))), Scope(scope_names), "bool")
+            conds, when = self._split_when(comp, v["when"], Source(*item.where(("when",))),
+                                           Scope(scope_names), names)
         code_id = "action:" + aid
         comp.code(code_id, v.get("effect", "pass"), Source(*item.where(("effect",))), Scope(scope_names), names)
         self.actions[aid] = ActionDef(aid, str(v.get("group", "main")), str(v.get("kind", aid)),
                                       bool(v.get("once_per_turn", False)), bool(v.get("free", False)),
-                                      bool(v.get("private", False)), names, fns, types, when, code_id, item)
+                                      bool(v.get("private", False)), names, fns, types, when, code_id, item,
+                                      conds)
+
+
+def _names_in(node) -> set:
+    """Every bare name an expression reads (for deciding when a test can run)."""
+    from .effects import ast as A
+    out = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Name):
+            out.add(n.id)
+        elif isinstance(n, A.Node):
+            for v in vars(n).values():
+                if isinstance(v, (A.Node, list, tuple, dict)):
+                    stack.append(v)
+        elif isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+    return out
+
+
+def _all(fns):
+    if len(fns) == 1:
+        return fns[0]
+    if len(fns) == 2:
+        a, b = fns
+        return lambda st, fr: a(st, fr) and b(st, fr)
+
+    def every(st, fr):
+        for f in fns:
+            if not f(st, fr):
+                return False
+        return True
+    return every
 
 
 def _prop_type(values) -> str:

@@ -875,5 +875,29 @@ def compare(comp, e: A.Compare, src, scope):
     elif op in ("<", "<=", ">", ">=") and not (accepts("int", lt) and accepts("int", rt)):
         comp.problem(src, e, f"'{op}' compares numbers, found {show(lt)} and {show(rt)}")
         raise CheckError
+    return _specialized_compare(op, lf, rf, e.right), "bool"
+
+
+def _specialized_compare(op, lf, rf, right_node):
+    """Comparisons are the hottest closures of legality tests: inline the operator, and a
+    constant right-hand side (a number, a string, none) is not called at all."""
+    if isinstance(right_node, (A.Num, A.Str, A.Const)):
+        k = right_node.value
+        if op == "==":
+            return lambda st, fr: lf(st, fr) == k
+        if op == "!=":
+            return lambda st, fr: lf(st, fr) != k
+        if k is not None and op in ("<", "<=", ">", ">="):
+            if op == "<":
+                return lambda st, fr: (v := lf(st, fr)) is not None and v < k
+            if op == "<=":
+                return lambda st, fr: (v := lf(st, fr)) is not None and v <= k
+            if op == ">":
+                return lambda st, fr: (v := lf(st, fr)) is not None and v > k
+            return lambda st, fr: (v := lf(st, fr)) is not None and v >= k
+    if op == "==":
+        return lambda st, fr: lf(st, fr) == rf(st, fr)
+    if op == "!=":
+        return lambda st, fr: lf(st, fr) != rf(st, fr)
     f = _CMP[op]
-    return (lambda st, fr: f(lf(st, fr), rf(st, fr))), "bool"
+    return lambda st, fr: f(lf(st, fr), rf(st, fr))

@@ -507,6 +507,11 @@ class Compiler:
 
     def x_BoolOp(self, e: A.BoolOp, src, scope):
         fns = [self.expr(v, src, scope)[0] for v in e.values]
+        if len(fns) == 2:
+            a, b = fns
+            if e.op == "and":
+                return (lambda st, fr: bool(a(st, fr) and b(st, fr))), "bool"
+            return (lambda st, fr: bool(a(st, fr) or b(st, fr))), "bool"
         if e.op == "and":
             def f_and(st, fr):
                 for f in fns:

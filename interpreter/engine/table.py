@@ -90,9 +90,11 @@ class Table:
 
 
 def _enumerate(st, a, i, loc, fr, out, card_def) -> None:
+    cond = a.conds[i]
+    if cond is not None and not cond(st, fr):
+        return
     if i == len(a.arg_names):
-        if a.when is None or a.when(st, fr):
-            out.append((a.id, tuple(loc[n] for n in a.arg_names)))
+        out.append((a.id, tuple(loc[n] for n in a.arg_names)))
         return
     name = a.arg_names[i]
     vals = a.arg_fns[i](st, fr) or []
