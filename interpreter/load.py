@@ -160,8 +160,16 @@ def decode_text(raw: bytes, name: str) -> str:
 
 # --- YAML -> plain data --------------------------------------------------------------------
 
+_DOC_CACHE: dict = {}
+
+
 def load_yaml(path: str | Path, display: str | None = None, text: str | None = None) -> Doc:
-    """Load one YAML file into plain data and a SourceMap; raise RulesetError on any problem."""
+    """Load one YAML file into plain data and a SourceMap; raise RulesetError on any problem.
+
+    A file already loaded with the same text is not parsed again (an in-process cache keyed
+    by name and content): the round-trip YAML parser is the slowest stage of a load. Callers
+    must treat `Doc.data` as read-only (the overlay stage copies before it changes a value).
+    """
     path = Path(path)
     name = display or str(path)
     if text is None:
@@ -169,6 +177,18 @@ def load_yaml(path: str | Path, display: str | None = None, text: str | None = N
     elif len(text.encode("utf-8", errors="replace")) > MAX_FILE_BYTES:
         raise RulesetError(Problem(Loc(name, 1, 1),
                                    f"file is over the limit of {MAX_FILE_BYTES} bytes"))
+    key = (name, text)
+    hit = _DOC_CACHE.get(key)
+    if hit is not None:
+        return hit
+    doc = _load_text(name, text)
+    if len(_DOC_CACHE) > 512:
+        _DOC_CACHE.clear()
+    _DOC_CACHE[key] = doc
+    return doc
+
+
+def _load_text(name: str, text: str) -> Doc:
     lines = text.splitlines()
     try:
         problems = _check_events(text, name)

@@ -217,6 +217,7 @@ def _patch_op(rs: Ruleset, doc: Doc, i: int, op: dict, errs: Collector) -> None:
     else:
         errs.add(doc.source.value(here + ("path",)), f"cannot patch {sec!r}")
         return
+    item.value = copy.deepcopy(item.value)  # loaded documents are shared: never change them
     _patch_value(item, rest, op, doc, here, errs)
 
 

@@ -105,7 +105,16 @@ def kind_sections() -> dict[str, tuple[str, ...]]:
 # --- validation ----------------------------------------------------------------------------
 
 def validate_doc(doc: Doc, schema_name: str) -> list[Problem]:
-    """Check one document against schema `schema_name`; return every problem, located."""
+    """Check one document against schema `schema_name`; return every problem, located.
+
+    Loaded documents are cached and read-only, so the answer is remembered on the document."""
+    memo = doc.__dict__.setdefault("_validated", {})
+    if schema_name not in memo:
+        memo[schema_name] = _validate_doc(doc, schema_name)
+    return list(memo[schema_name])
+
+
+def _validate_doc(doc: Doc, schema_name: str) -> list[Problem]:
     if doc.data is None:
         return require_mapping(doc)
     v = validator(schema_name)

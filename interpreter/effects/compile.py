@@ -33,9 +33,17 @@ class Code:
 
     id: str
     instrs: list = field(default_factory=list)
-    locs: list = field(default_factory=list)
+    locs: list = field(default_factory=list)  # per instruction: Loc, or (Source, line, col) resolved lazily
     local_types: dict = field(default_factory=dict)
     params: list = field(default_factory=list)
+
+    def loc(self, pc: int) -> Loc:
+        """The file position of instruction pc (mapped into the YAML file on demand)."""
+        x = self.locs[pc] if 0 <= pc < len(self.locs) else None
+        if isinstance(x, tuple):
+            src, line, col = x
+            x = self.locs[pc] = src.loc(line, col)
+        return x if x is not None else Loc()
 
 
 @dataclass
@@ -134,7 +142,7 @@ class Compiler:
 
     def emit(self, code: Code, ins, src: Source, node) -> int:
         code.instrs.append(ins)
-        code.locs.append(src.loc(getattr(node, "line", 1) or 1, getattr(node, "col", 1) or 1))
+        code.locs.append((src, getattr(node, "line", 1) or 1, getattr(node, "col", 1) or 1))
         return len(code.instrs) - 1
 
     def block(self, stmts, src, scope, code):

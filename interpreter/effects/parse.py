@@ -310,7 +310,16 @@ def _friendly(e: UnexpectedInput, text: str) -> EffectSyntaxError:
 
 
 def parse(text: str, start: str = "block"):
-    """Parse effect text; return a list of statements ("block") or one expression."""
+    """Parse effect text; return a list of statements ("block") or one expression.
+
+    Results are cached by text: the same effect in a reloaded ruleset (or a variant of it)
+    is not parsed again. Syntax trees are never changed after parsing, so sharing is safe.
+    """
+    return _parse_cached(text, start)
+
+
+@lru_cache(maxsize=8192)
+def _parse_cached(text: str, start: str):
     if not text.endswith("\n"):
         text += "\n"
     try:

@@ -41,7 +41,7 @@ def _step(st, codes) -> bool:
     except GrimoireError:
         raise
     except Exception as e:  # a ruleset bug: report where it happened
-        raise EffectRuntimeError(code.locs[pc], f"{type(e).__name__}: {e}") from e
+        raise EffectRuntimeError(code.loc(pc), f"{type(e).__name__}: {e}") from e
     return r is not SUSPEND
 
 
@@ -74,7 +74,7 @@ def run_sync(st, code_id: str, local: dict) -> None:
         while st.stack and not st.over:
             if not _step(st, codes):
                 code = codes[st.stack[-1][0]]
-                loc = code.locs[st.stack[-1][1] - 1]
+                loc = code.loc(st.stack[-1][1] - 1)
                 raise EffectRuntimeError(loc, "this code may not ask a player to decide here")
     finally:
         st.stack, st.pending = saved_stack, saved_pending
