@@ -109,15 +109,35 @@ class Ruleset:
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
 
 
-def parse_signature(key: str) -> tuple[str, list[str]] | None:
-    """Split `heal(p, n)` into ("heal", ["p", "n"]); None if malformed."""
+TYPE_NAMES = {"int": "int", "bool": "bool", "str": "str", "card": "card", "kind": "kind",
+              "player": "player", "location": "loc", "loc": "loc", "zone": "zone", "any": "any"}
+
+
+def parse_typed_signature(key: str) -> tuple[str, list[str], list[str]] | None:
+    """Split `heal(p: player, n)` into ("heal", ["p", "n"], ["player", "any"]); None if malformed."""
     m = SIGNATURE.match(key)
     if not m:
         return None
-    params = [a.strip() for a in (m.group(2) or "").split(",") if a.strip()]
-    if not all(re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", a) for a in params):
-        return None
-    return m.group(1), params
+    names, types = [], []
+    for a in (m.group(2) or "").split(","):
+        if not a.strip():
+            continue
+        name, _, t = a.partition(":")
+        name, t = name.strip(), t.strip() or "any"
+        if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", name):
+            return None
+        base = t[5:] if t.startswith("list:") else t
+        if base not in TYPE_NAMES:
+            return None
+        names.append(name)
+        types.append(("list:" + TYPE_NAMES[base]) if t.startswith("list:") else TYPE_NAMES[base])
+    return m.group(1), names, types
+
+
+def parse_signature(key: str) -> tuple[str, list[str]] | None:
+    """Split `heal(p, n)` into ("heal", ["p", "n"]); None if malformed."""
+    sig = parse_typed_signature(key)
+    return None if sig is None else (sig[0], sig[1])
 
 
 def build_ruleset(docs: list[Doc], root: str = "") -> tuple[Ruleset, list]:

@@ -202,6 +202,7 @@ def _patch_op(rs: Ruleset, doc: Doc, i: int, op: dict, errs: Collector) -> None:
                              "(the base ruleset changed; check this variant)")
             return
         item = items[pos]
+        rest = rest[1:]  # the rest of the path is inside the entry
     elif sec in SECTIONS_BY_ID:
         table = getattr(rs, sec)
         if not rest or rest[0] not in table:

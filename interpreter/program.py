@@ -15,7 +15,7 @@ from typing import Any
 from .effects.compile import Code, Compiler, Scope, Source
 from .effects.types import elem
 from .errors import Collector
-from .model import Item, Ruleset, parse_signature
+from .model import Item, Ruleset, parse_signature, parse_typed_signature
 
 VIS = {"public": 0, "owner": 1, "hidden": 2}
 
@@ -100,6 +100,7 @@ class Program:
         self.actions: dict[str, ActionDef] = {}
         self.groups: dict[str, list[str]] = {}
         self.hook_arity: dict[str, int] = {}
+        self.hook_types: dict[str, list[str]] = {}
         self.kind_hooks: list[dict] = []
         self.loc_hooks: list[dict] = []
         self.kind_playable: list = []
@@ -190,9 +191,11 @@ class Program:
         for pn, vals in lprops.items():
             self.loc_props[pn] = [vals.get(i) for i in range(L)]
             self.loc_prop_types[pn] = _prop_type(vals.values()) if pn != "tags" else "list:str"
+        self.proc_types: dict[str, list[str]] = {}
         for name, item in rs.procedures.items():
-            sig = parse_signature(item.path[1])
+            sig = parse_typed_signature(item.path[1])
             self.proc_sigs[name] = sig[1] if sig else []
+            self.proc_types[name] = sig[2] if sig else []
         for aid, item in rs.actions.items():
             v = item.value if isinstance(item.value, dict) else {}
             self.groups.setdefault(str(v.get("group", "main")), []).append(aid)
@@ -210,12 +213,13 @@ class Program:
         out = {}
         v = item.value if isinstance(item.value, dict) else {}
         for key in (v.get("effects") or {}):
-            sig = parse_signature(key)
+            sig = parse_typed_signature(key)
             if sig is None:
                 self.errs.add(item.doc.source.key(item.path + sub + (key,)),
                               f"hook name {key!r} must look like name or name(arg, ...)")
                 continue
-            name, params = sig
+            name, params, types = sig
+            self.hook_types.setdefault(name, types)
             prev = self.hook_arity.setdefault(name, len(params))
             if prev != len(params):
                 self.errs.add(item.doc.source.key(item.path + sub + (key,)),
@@ -262,14 +266,15 @@ class Program:
                 self.modifier_fns.setdefault(target, []).append((when, add))
         for name, item in rs.procedures.items():
             params = self.proc_sigs[name]
-            scope = Scope({**P, **{a: "any" for a in params}}, "procedure")
+            scope = Scope({**P, **dict(zip(params, self.proc_types[name]))}, "procedure")
             comp.code("proc:" + name, item.value, Source(*item.where()), scope, params)
         for aid, item in rs.actions.items():
             self._compile_action(comp, aid, item)
         for k, (cid, item) in enumerate(rs.cards.items()):
             hooks = self.kind_hooks[k]
             for hname, (key, params) in list(hooks.items()):
-                scope = Scope({**P, "this": "card", **{a: "any" for a in params}}, "card",
+                htypes = parse_typed_signature(key)[2]
+                scope = Scope({**P, "this": "card", **dict(zip(params, htypes))}, "card",
                               this_card=cid, card_params=self.kind_params[k])
                 code_id = f"card:{cid}:{hname}"
                 comp.code(code_id, item.value["effects"][key], Source(*item.where(("effects", key))),
@@ -286,7 +291,8 @@ class Program:
             item = rs.locations[lid]
             hooks = self.loc_hooks[i]
             for hname, (key, params) in list(hooks.items()):
-                scope = Scope({**P, "here": "loc", **{a: "any" for a in params}}, "location", here_loc=lid)
+                htypes = parse_typed_signature(key)[2]
+                scope = Scope({**P, "here": "loc", **dict(zip(params, htypes))}, "location", here_loc=lid)
                 code_id = f"loc:{lid}:{hname}"
                 comp.code(code_id, item.value["effects"][key], Source(*item.where(("effects", key))),
                           scope, params)

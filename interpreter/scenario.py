@@ -131,6 +131,8 @@ def run_scenario(path: str | Path) -> Outcome:
             out.failures.append(f"{doc.source.value(('given', i))}: given statement failed: {e.message}")
             return out
     st._opts = None
+    want_error = data.get("expect_error")
+    refused = None
     for i, step in enumerate(data.get("when") or []):
         loc = doc.source.value(("when", i))
         if st.over:
@@ -158,10 +160,20 @@ def run_scenario(path: str | Path) -> Outcome:
             out.failures.append(f"{loc}: the rules failed while playing {choice!r}: {e}")
             return out
         if not nxt:
+            if want_error is not None and str(want_error) in nxt.message:
+                refused = nxt  # refused as expected; the state is unchanged
+                break
             out.passed = False
-            out.failures.append(f"{loc}: {nxt.message}")
+            if want_error is not None:
+                out.failures.append(f"{loc}: refused, but not with {want_error!r}: {nxt.message}")
+            else:
+                out.failures.append(f"{loc}: {nxt.message}")
             return out
         st = nxt
+    if want_error is not None and refused is None:
+        out.passed = False
+        out.failures.append(f"{doc.source.value(('expect_error',))}: expected a decision to be refused "
+                            f"with a message containing {want_error!r}, but every decision was accepted")
     fr = [None, 0, {"me": st.current}, None]
     for i, text, compiled in expects:
         fn, parts = compiled

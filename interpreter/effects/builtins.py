@@ -477,7 +477,7 @@ def stmt_act(comp, b, call, var, src, scope, code):
 
 def stmt_window(comp, b, call, var, src, scope, code):
     bound = b.bind(comp, call, src, scope)
-    (psf, _), gb, (untilf, _) = bound
+    (psf, _), gb, (untilf, _), (askf, _) = bound
     group = _check_group(comp, gb, call, src)
     ps, i, passes, ans = (scope.hidden(x) for x in ("wps", "wi", "wpass", "wans"))
 
@@ -498,7 +498,9 @@ def stmt_window(comp, b, call, var, src, scope, code):
         p = players[loc[i] % len(players)]
         loc[i] += 1
         pend = {"k": "act", "p": p, "g": group, "opt": True, "var": ans}
-        if p is None or not st.g.legal_actions(st, pend):
+        if p is None or (not askf(st, fr) and not st.g.legal_actions(st, pend)):
+            # nobody is asked who could only pass, unless ask_all: then everyone is asked,
+            # so whether a player is asked tells the others nothing about that player's hand
             loc[passes] += 1
             fr[1] = h  # ask the next player
             return None
@@ -593,7 +595,14 @@ def compile_proc_call(comp, call, var, src, scope, code):
         comp.problem(src, call, f"{call.func}() takes {len(params)} argument"
                      f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), found {len(call.args)}")
         raise CheckError
-    fns = [comp.expr(a, src, scope)[0] for a in call.args]
+    types = p.proc_types.get(call.func) or ["any"] * len(params)
+    fns = []
+    for a, want in zip(call.args, types):
+        f, t = comp.expr(a, src, scope)
+        if want != "any" and not accepts(want, t):
+            comp.problem(src, a, f"{call.func}() expects {show(want)} for {params[len(fns)]!r}, found {show(t)}")
+            raise CheckError
+        fns.append(comp.coerce(f, t, want))
     code_id = "proc:" + call.func
     names = list(params)
 
@@ -680,7 +689,8 @@ fn("choose_many", [("p", "player", R), ("xs", "list:any", R), ("k", "int", R),
    stmt=stmt_choose_many)
 fn("act", [("p", "player", R), ("group", "ident", R), ("optional", "bool", False)], "str",
    blocking=True, stmt=stmt_act)
-fn("window", [("players", "list:player", R), ("group", "ident", R), ("until", "bool", False)], "none",
+fn("window", [("players", "list:player", R), ("group", "ident", R), ("until", "bool", False),
+              ("ask_all", "bool", False)], "none",
    blocking=True, stmt=stmt_window)
 fn("run", [("x", "any", R), ("hook", "ident", R), ("args", "*any", R)], "any", blocking=True,
    stmt=stmt_run)
@@ -863,6 +873,11 @@ def compare(comp, e: A.Compare, src, scope):
             lf = comp.coerce(lf, lt, "player")
         f = _CMP[op]
         return (lambda st, fr: f(lf(st, fr), rf(st, fr))), "bool"
+    if "kind" in (lt, rt) and "any" in (lt, rt) and op in ("==", "!="):
+        comp.problem(src, e, "cannot tell whether this value is a card, a player or a card id, so "
+                     "comparing it with a card id would be unreliable: give the parameter a type, "
+                     "like name(c: card) or name(p: player)")
+        raise CheckError
     if {lt, rt} == {"card", "kind"}:
         if lt == "card":
             lf0 = lf
