@@ -812,6 +812,17 @@ def attribute(comp, ofn, t, e: A.Attr, src, scope):
     name = e.name
     if t in ("card", "kind"):
         to_def = t == "card"
+        if name == "playable" and to_def:
+            cdef = p.card_def
+            plays = p.kind_playable  # filled once every card is compiled; read at run time
+
+            def playable(st, fr):
+                c = ofn(st, fr)
+                if c is None:
+                    return False
+                f = plays[cdef[c]]
+                return f is None or bool(f(st, [None, 0, {"me": fr[2].get("me"), "this": c}, None]))
+            return playable, "bool"
         if name == "id":
             ids = p.card_ids
             if to_def:
