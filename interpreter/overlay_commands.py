@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .errors import Collector, Loc, RulesetError, source_line
 from .model import SECTIONS_BY_ID, SECTIONS_LIST, Item, Ruleset
-from .overlay import SINGLE
+from .overlay import SINGLE, rebuild_data
 
 NOUN = {"params": "param", "counters": "counter", "zones": "zone", "cards": "card",
         "locations": "location", "procedures": "procedure", "actions": "action",
@@ -113,9 +113,7 @@ def resolve_path(rs: Ruleset, dotted: str) -> tuple[Item, tuple, object]:
     sub = tuple(int(p) if p.isdigit() else p for p in rest)
     value = item.value
     for k in sub:
-        if isinstance(value, dict) and k in value:
-            value = value[k]
-        elif isinstance(value, list) and isinstance(k, int) and k < len(value):
+        if isinstance(value, dict) and k in value or isinstance(value, list) and isinstance(k, int) and k < len(value):
             value = value[k]
         else:
             return item, sub, _ABSENT
@@ -141,20 +139,29 @@ def explain(base: Ruleset, merged: Ruleset, vdocs: list, dotted: str) -> list[st
             b_item, b_sub, b_value = resolve_path(base, dotted)
         except LookupError:
             raise e from None
-        lines = [f"{dotted}: removed by a variant (the base has {_show(b_value)})"]
+        lines = [f"{dotted}: removed by a variant (the base has {_full(b_value)})"]
         lines.append(_loc_line(b_item.loc(*b_sub), "base"))
         lines += [_loc_line(loc, "variant") for loc in _removals(vdocs, dotted)]
         return lines
     if value is _ABSENT:
         raise LookupError(f"{dotted}: no such value in {item.id!r}"
                           + (f" (it has: {_some(item.value)})" if isinstance(item.value, dict) else ""))
-    lines = [f"{dotted} = {_show(value)}"]
+    lines = [f"{dotted} = {_full(value)}"]
     chain = item.chain(sub)
     if not chain:
         chain = [item.loc(*sub)]
     for i, loc in enumerate(chain):
         lines.append(_loc_line(loc, "base" if i == 0 and loc.file == item.doc.path else "variant"))
     return lines
+
+
+def _full(v) -> str:
+    """A value in full: a multi-line string as an indented block."""
+    if isinstance(v, str) and "\n" in v:
+        return "|\n" + "\n".join("    " + line for line in v.rstrip("\n").split("\n"))
+    if isinstance(v, str):
+        return v
+    return _show(v)
 
 
 def _loc_line(loc: Loc, what: str) -> str:
@@ -177,7 +184,9 @@ def _removals(vdocs: list, dotted: str) -> list[Loc]:
     for doc in vdocs:
         data = doc.data if isinstance(doc.data, dict) else {}
         merge = data.get("merge") or {}
-        if len(parts) >= 2 and isinstance(merge.get(parts[0]), dict):
+        if parts[0] in merge and (merge[parts[0]] is None or parts[0] in SECTIONS_LIST):
+            out.append(doc.source.key(("merge", parts[0])))  # the whole section deleted or replaced
+        elif len(parts) >= 2 and isinstance(merge.get(parts[0]), dict):
             for key, val in merge[parts[0]].items():
                 if key.split("(")[0].strip() == parts[1] and val is None:
                     out.append(doc.source.key(("merge", parts[0], key)))
@@ -331,7 +340,7 @@ def cmd_diff(args) -> int:
     if not args.variant:
         print("no variants given: nothing to compare (use --variant FILE)", file=sys.stderr)
         return 2
-    changes = rule_diff(base.data, merged.data)
+    changes = rule_diff(rebuild_data(base), merged.data)
     names = ", ".join(merged.variants)
     if not changes:
         print(f"{names}: no change to the rules of {base.id}")
