@@ -75,3 +75,15 @@ def problems(src: str, expression: bool = False):
 
 
 __all__ = ["CheckError", "evaluate", "execute", "game", "problems", "state"]
+
+
+def raw_problems(src: str):
+    """Like problems(), for any text at all (no YAML wrapping: positions are approximate)."""
+    from interpreter.load import SourceMap
+    g = game()
+    errs = Collector()
+    comp = Compiler(g.program, errs)
+    doc = Doc("<snippet>", {"code": src}, SourceMap("<snippet>"))
+    comp.code(f"fuzz:{id(src)}", src, Source(doc, ("code",)), Scope({"me": "player"}))
+    comp.expression(src, Source(doc, ("code",)), Scope({"me": "player"}))
+    return [(p.loc.line, p.loc.col, p.message) for p in errs.problems]
