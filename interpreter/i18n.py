@@ -281,15 +281,17 @@ class Text:
         self.missing.add(msg_id)
         return default if default is not None else msg_id
 
-    def _string_selectors(self, msg_id: str) -> set:
-        """Variables the message (in the first language that has it) selects on by string."""
+    def _scan(self, msg_id: str) -> tuple[set, set]:
+        """(variables used, variables selected on by string) of the message, in the first
+        language that has it."""
         if msg_id not in self._selectors:
-            found: set = set()
+            found: tuple[set, set] = (set(), set())
             for code, _ in self.bundles:
                 src = self._sources[code].get(msg_id)
                 if src is not None:
                     m, _ = parse_pattern(msg_id, src)
-                    found = selector_vars(scan(m))
+                    sc = scan(m)
+                    found = (sc.vars, selector_vars(sc))
                     break
             self._selectors[msg_id] = found
         return self._selectors[msg_id]
@@ -331,8 +333,9 @@ class Text:
             return ""
         return self.msg(mid, self.card_params(kind), default="")
 
-    def value(self, st, v, t: str):
-        """A log value as text (ints stay numbers so plural selectors work)."""
+    def value(self, st, v, t: str, record: bool = True):
+        """A log value as text (ints stay numbers so plural selectors work). A string with no
+        side-/option-/end- message is shown as is and, if `record`, noted in `missing`."""
         if v is None:
             return self.msg("nothing", default="—")
         if t.startswith("list:"):
@@ -356,7 +359,8 @@ class Text:
             for prefix in ("side-", "option-", "end-"):
                 if self.has(prefix + v):
                     return self.msg(prefix + v)
-            self.missing.add("option-" + v)
+            if record:
+                self.missing.add("option-" + v)
         return str(v)
 
     def option(self, st, opt) -> str:
@@ -389,13 +393,13 @@ class Text:
         ev, args, types, _mask = e[0], e[1], e[2], e[3]
         names = e[4] if len(e) > 4 else []
         mid = "event-" + ev
-        raw = self._string_selectors(mid)
+        used, raw = self._scan(mid)
         vals = {}
         for i, v in enumerate(args):
             t = types[i] if i < len(types) else "any"
             name = names[i] if i < len(names) else f"arg{i + 1}"
             # a variable the message selects on by string key gets the raw string (`[left]`)
-            vals[name] = v if name in raw and isinstance(v, str) else self.value(st, v, t)
+            vals[name] = v if name in raw and isinstance(v, str) else self.value(st, v, t, name in used and ev not in ("act", "chose", "game_over"))
         if ev == "act":
             aid = args[1]
             a = self.prog.actions.get(aid)

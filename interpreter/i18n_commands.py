@@ -609,7 +609,8 @@ def register(sub) -> None:
     s = isub.add_parser("stamp", help="record the English each translation was made from")
     s.add_argument("ruleset")
     s.add_argument("--lang", action="append", choices=[lg for lg in LANGS if lg != "en"])
-    s.add_argument("ids", nargs="*", help="only these ids (default: ids with no hash yet)")
+    s.add_argument("--id", dest="ids", action="append", default=[],
+                   help="only this id (repeatable; default: every id with no hash yet)")
     s.add_argument("--all", action="store_true", help="re-stamp every translated id")
     s.set_defaults(fn=cmd_stamp)
     e = isub.add_parser("export", help="write .ftl (Pontoon, Weblate) or .po files")
