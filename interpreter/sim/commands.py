@@ -180,6 +180,8 @@ def _print_summary(console, report: dict, bots) -> None:
             for kind, r in s["by_bot"].items():
                 t.add_row(f"[dim]bot {kind} (per seat)[/dim]", str(r["wins"]), _pct(r["rate"]), _ci(r["ci95"]))
         console.print(t)
+        if s["first_error"]:
+            console.print(f"  [red]stopped by an error in the rules[/red]: {s['first_error']}")
         console.print("  by seat: " + ", ".join(f"{seat}: {_pct(r['rate'])} ({_ci(r['ci95'])})"
                                                for seat, r in s["by_seat"].items()))
         console.print(f"  length: {s['decisions']['mean']:.1f} ± {s['decisions']['sd']:.1f} decisions, "

@@ -98,6 +98,8 @@ def summarize(results: list[dict]) -> dict:
         "decisions": {"mean": dm, "sd": dsd},
         "turns": {"mean": tm, "sd": tsd},
         "reasons": dict(Counter(r["reason"] for r in results).most_common()),
+        "first_error": next((f"seed {r['seed']}: {r.get('error', '')}" for r in results
+                             if r.get("reason") == "error"), None),
     }
 
 

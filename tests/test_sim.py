@@ -1,0 +1,206 @@
+"""Batch simulation: seeds decide results whatever the split, statistics on known inputs,
+the simulate command's reports, and Ctrl-C keeping the finished games."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+from interpreter.game import RULESETS
+from interpreter.sim import SimSpec, run_batch, run_one
+from interpreter.sim.backends import plan
+from interpreter.sim.runner import same_outcome, seat_bots
+from interpreter.sim.stats import compare, mcnemar, mean_sd, summarize, two_proportion, wilson
+
+HIGH_TIDE = str(RULESETS / "high_tide")
+
+
+def by_index(results) -> list[dict]:
+    return sorted(results, key=lambda r: r["index"])
+
+
+# ---- seeds decide ---------------------------------------------------------------------------------
+
+def test_plan_covers_every_game_once_with_seed_base_plus_index():
+    for games, jobs in [(1, 1), (7, 2), (100, 2), (1000, 8)]:
+        items = [it for chunk in plan(40, games, jobs) for it in chunk]
+        assert items == [(i, 40 + i) for i in range(games)]
+
+
+def test_same_seeds_same_results_with_one_and_two_processes():
+    spec = SimSpec(HIGH_TIDE, players=3)
+    one = by_index(run_batch(spec, seed=100, games=24, jobs=1))
+    two = by_index(run_batch(spec, seed=100, games=24, jobs=2))
+    assert [r["seed"] for r in one] == list(range(100, 124))
+    assert len(two) == 24
+    assert all(same_outcome(a, b) for a, b in zip(one, two))
+    assert len({tuple(r["winners"]) for r in one}) > 1  # the seeds really differ
+
+
+def test_mcts_games_are_reproducible_across_processes():
+    spec = SimSpec(HIGH_TIDE, players=2, bots=("mcts", "random"), budget=8)
+    one = by_index(run_batch(spec, seed=5, games=4, jobs=1))
+    two = by_index(run_batch(spec, seed=5, games=4, jobs=2))
+    assert all(same_outcome(a, b) for a, b in zip(one, two))
+
+
+def test_run_one_is_the_result_of_that_seed():
+    spec = SimSpec(HIGH_TIDE, players=3)
+    [batch] = list(run_batch(spec, seed=9, games=1, jobs=1))
+    single = run_one(HIGH_TIDE, 9, players=3)
+    assert same_outcome(batch, single)
+    assert set(single) >= {"seed", "winners", "sides", "reason", "decisions", "turns"}
+    assert single["reason"] == "tide_turned" and single["sides"] == ["winner"]
+
+
+def test_rotating_seats_gives_every_seat_each_bot():
+    spec = SimSpec(HIGH_TIDE, players=3, bots=("mcts", "random", "random"), rotate=True)
+    assert [seat_bots(spec, 3, i).index("mcts") for i in range(4)] == [0, 1, 2, 0]
+    with pytest.raises(ValueError):
+        seat_bots(SimSpec(HIGH_TIDE, bots=("mcts", "random")), 3, 0)
+
+
+# ---- statistics on known inputs ----------------------------------------------------------------
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson(5, 10)
+    assert (round(lo, 4), round(hi, 4)) == (0.2366, 0.7634)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and round(hi, 4) == 0.2775
+    lo, hi = wilson(10, 10)
+    assert hi == 1.0 and round(lo, 4) == 0.7225
+    lo, hi = wilson(81, 263)  # Wilson (1927) / Newcombe (1998) example: 0.2553 to 0.3662
+    assert (round(lo, 4), round(hi, 4)) == (0.2553, 0.3662)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_mean_sd_and_tests_known_values():
+    m, sd = mean_sd([1, 2, 3, 4])
+    assert m == 2.5 and math.isclose(sd, 1.2909944, rel_tol=1e-6)
+    assert mean_sd([]) == (0.0, 0.0) and mean_sd([3]) == (3.0, 0.0)
+    t = two_proportion(50, 100, 60, 100)
+    assert math.isclose(t["z"], 1.4213, abs_tol=1e-4) and math.isclose(t["p"], 0.1552, abs_tol=1e-4)
+    assert math.isclose(mcnemar(10, 2), 2 * (1 + 12 + 66) / 4096)  # exact binomial
+    assert mcnemar(0, 0) == 1.0 and mcnemar(3, 3) == 1.0
+    # large counts: chi-square with continuity correction, (|40-20|-1)^2/60 = 6.0167
+    assert math.isclose(mcnemar(40, 20), math.erfc(math.sqrt(361 / 60 / 2)))
+    assert math.isclose(mcnemar(40, 20), 0.01417, abs_tol=1e-5)
+
+
+def record(seed, sides, winners, decisions=10, reason="done", bots=("mcts", "random")):
+    return {"seed": seed, "index": seed, "sides": sides, "winners": winners, "reason": reason,
+            "decisions": decisions, "turns": decisions // 2, "bots": list(bots),
+            "player_sides": ["good", "evil"]}
+
+
+def test_summarize_counts_sides_bots_seats_and_lengths():
+    rs = [record(0, ["good"], [0], 10), record(1, ["evil"], [1], 20), record(2, ["good"], [0], 30),
+          record(3, [], [], 40, reason="turn_limit"),
+          {"seed": 4, "index": 4, "reason": "error", "error": "x", "winners": [], "sides": [],
+           "decisions": 1, "turns": 1, "bots": ["mcts", "random"], "player_sides": []}]
+    s = summarize(rs)
+    assert (s["games"], s["played"], s["errors"], s["no_winner"]) == (5, 4, 1, 1)
+    assert s["by_side"]["good"]["wins"] == 2 and s["by_side"]["good"]["rate"] == 0.5
+    assert s["by_side"]["good"]["ci95"] == list(wilson(2, 4))
+    assert s["by_side"]["evil"]["wins"] == 1
+    assert s["by_bot"]["mcts"]["wins"] == 2 and s["by_bot"]["mcts"]["games"] == 4
+    assert s["by_seat"]["2"]["wins"] == 1
+    assert s["decisions"]["mean"] == 25 and math.isclose(s["decisions"]["sd"], mean_sd([10, 20, 30, 40])[1])
+    assert s["reasons"] == {"done": 3, "turn_limit": 1, "error": 1}
+
+
+def test_compare_pairs_games_by_seed():
+    base = [record(i, ["good"] if i < 10 else ["evil"], [0] if i < 10 else [1]) for i in range(20)]
+    # the variant turns 8 of good's wins into losses and 1 loss into a win: McNemar 8 against 1
+    other = [record(i, ["evil"] if 2 <= i < 10 or i in (10, 11) else ["good"] if i < 10 or i == 12
+                    else ["evil"], []) for i in range(20)]
+    other = [dict(r, decisions=r["decisions"] + 2) for r in other] + [record(99, ["good"], [0])]
+    c = compare(base, other)
+    assert c["paired_games"] == 20
+    g = c["by_side"]["good"]
+    assert (g["base"]["wins"], g["variant"]["wins"]) == (10, 3)
+    assert (g["base_only"], g["variant_only"]) == (8, 1)
+    assert math.isclose(g["mcnemar_p"], mcnemar(8, 1)) and g["significant"]
+    assert math.isclose(g["difference"], -7 / 20)
+    assert g["ci95"][0] < -7 / 20 < g["ci95"][1]
+    assert c["decisions"]["difference"] == 2 and c["decisions"]["p"] == 0.0
+
+
+# ---- the simulate command ---------------------------------------------------------------------------
+
+def test_simulate_writes_json_csv_and_png(tmp_path, capsys):
+    out = tmp_path / "run"
+    code = main(["simulate", HIGH_TIDE, "--games", "12", "--players", "3", "--seed", "3",
+                 "--jobs", "1", "--out", str(out), "--quiet"])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "winner" in text and "95% CI" in text
+    data = json.loads((out / "results.json").read_text())
+    assert data["format"] == "grimoire-simulation" and not data["interrupted"]
+    assert data["summary"]["run"]["played"] == 12
+    assert [g["seed"] for g in data["games"]["run"]] == list(range(3, 15))
+    rows = (out / "games.csv").read_text().splitlines()
+    assert rows[0].startswith("run,index,seed,players,bots,winners,sides,reason") and len(rows) == 13
+    assert (out / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len((out / "games.jsonl").read_text().splitlines()) == 12
+    assert not list(out.glob(".*.tmp"))  # atomic writes leave no temporary files
+
+
+def test_simulate_compare_reports_differences(tmp_path, capsys):
+    variant = tmp_path / "short.yaml"
+    variant.write_text("variant: short\ntitle: Short game\nbase: high_tide\nmerge:\n  params: {goal: 4}\n")
+    out = tmp_path / "cmp"
+    code = main(["simulate", HIGH_TIDE, "--variant", str(variant), "--compare", "--games", "30",
+                 "--players", "2", "--jobs", "2", "--out", str(out), "--quiet"])
+    text = capsys.readouterr().out
+    assert code == 0 and "variant against base" in text
+    data = json.loads((out / "results.json").read_text())
+    assert set(data["games"]) == {"base", "variant"}
+    d = data["comparison"]["decisions"]
+    assert data["comparison"]["paired_games"] == 30
+    assert d["difference"] < 0 and d["p"] < 0.05  # a goal of 4 ends games sooner
+    assert len((out / "games.csv").read_text().splitlines()) == 61
+
+
+def test_simulate_refuses_bad_arguments(capsys):
+    assert main(["simulate", HIGH_TIDE, "--games", "2", "--bots", "clever"]) == 2
+    assert main(["simulate", HIGH_TIDE, "--games", "2", "--compare"]) == 2
+    assert main(["simulate", HIGH_TIDE, "--games", "2", "--players", "9"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown bot 'clever'" in err and "--compare needs" in err and "not 9" in err
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_interrupted_run_keeps_finished_games(tmp_path, jobs):
+    out = tmp_path / "int"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "interpreter.cli", "simulate", HIGH_TIDE, "--games", "100000",
+         "--players", "4", "--jobs", str(jobs), "--out", str(out), "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    log = out / "games.jsonl"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        if log.exists() and len(log.read_text().splitlines()) >= 20:
+            break
+        time.sleep(0.1)
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole process group
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr.decode()
+    assert b"interrupted" in stderr
+    data = json.loads((out / "results.json").read_text())
+    assert data["interrupted"]
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    games = data["games"]["run"]
+    assert len(games) == len(lines) >= 20
+    assert sorted(g["seed"] for g in games) == sorted(x["seed"] for x in lines)
+    assert len((out / "games.csv").read_text().splitlines()) == len(games) + 1
+    assert (out / "chart.png").exists()
