@@ -48,20 +48,43 @@ def _step(st, codes) -> bool:
 def run(st) -> None:
     """Advance the game until a decision is pending or the game is over."""
     codes = st.g.codes
+    stack = st.stack  # the same list for the whole game (end_turn clears it in place)
     while True:
         if st.over:
-            st.stack.clear()
+            stack.clear()
             st.pending = None
             return
         if st.pending is not None:
             return
-        if not st.stack:
+        if not stack:
             advance(st)
             continue
-        if st.phase == "setup" and st.names_pending:
+        if st.names_pending and st.phase == "setup":
             _apply_names(st)
-        if not _step(st, codes):
-            return
+        # the inner loop runs instructions of the top frame without re-checking the game
+        # state between them; a blocking instruction, a finished frame or a pushed frame ends it
+        fr = stack[-1]
+        code = codes[fr[0]]
+        instrs = code.instrs
+        n = len(instrs)
+        while True:
+            pc = fr[1]
+            if pc >= n:
+                stack.pop()
+                if fr[3] is not None and stack:
+                    stack[-1][2][fr[3]] = None
+                break
+            fr[1] = pc + 1
+            try:
+                r = instrs[pc](st, fr)
+            except GrimoireError:
+                raise
+            except Exception as e:  # a ruleset bug: report where it happened
+                raise EffectRuntimeError(code.loc(pc), f"{type(e).__name__}: {e}") from e
+            if r is SUSPEND:
+                return
+            if not stack or stack[-1] is not fr or st.over:
+                break
 
 
 def run_sync(st, code_id: str, local: dict) -> None:

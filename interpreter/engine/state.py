@@ -13,14 +13,14 @@ The decision API follows OpenSpiel: `decision()` names who decides and the legal
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..errors import Refusal
 from . import flow
 from .rng import Rng
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One legal choice: a stable id, a label key with its arguments, and what it means."""
 
     id: str

@@ -73,13 +73,37 @@ class Table:
         p = pend["p"]
         out: list = []
         kinds = st.kinds
+        loc = {"me": p}
+        fr = [None, 0, loc, None]
+        card_def = self.card_def
         for aid in self.groups.get(pend["g"], ()):
             a = self.actions[aid]
             if a.once and a.kind in kinds:
                 continue
-            loc = {"me": p}
-            fr = [None, 0, loc, None]
-            _enumerate(st, a, 0, loc, fr, out, self.card_def)
+            conds = a.conds
+            c0 = conds[0]
+            if c0 is not None and not c0(st, fr):
+                continue
+            nargs = len(a.arg_names)
+            if nargs == 0:
+                out.append((aid, ()))
+            elif nargs == 1:  # the common case, without recursion
+                name = a.arg_names[0]
+                c1 = conds[1]
+                vals = a.arg_fns[0](st, fr) or ()
+                seen = set() if a.arg_types[0] == "card" else None
+                for v in vals:
+                    if seen is not None:
+                        k = card_def[v]
+                        if k in seen:
+                            continue
+                        seen.add(k)
+                    loc[name] = v
+                    if c1 is None or c1(st, fr):
+                        out.append((aid, (v,)))
+                loc.pop(name, None)
+            else:
+                _enumerate(st, a, 0, loc, fr, out, card_def)
         return out
 
     def side_of(self, st, p) -> str | None:
@@ -90,7 +114,7 @@ class Table:
 
 
 def _enumerate(st, a, i, loc, fr, out, card_def) -> None:
-    cond = a.conds[i]
+    cond = a.conds[i] if i else None  # level 0 was checked by legal_actions
     if cond is not None and not cond(st, fr):
         return
     if i == len(a.arg_names):
