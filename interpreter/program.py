@@ -146,8 +146,8 @@ class Program:
         for name, item in rs.counters.items():
             v = item.value if isinstance(item.value, dict) else {}
             per = v.get("per", "none")
-            lo = int(v.get("min", 0))
-            hi = int(v.get("max", 1_000_000))
+            lo = self._bound(v.get("min", 0), item, "min")
+            hi = self._bound(v.get("max", 1_000_000), item, "max")
             init = v.get("initial", lo if lo > 0 else 0)
             if isinstance(init, str) and init not in self.params:
                 errs.add(item.loc("initial"), f"initial value {init!r} is neither a number nor a param")
@@ -208,6 +208,23 @@ class Program:
             self.kind_hooks.append(self._hook_sigs(item, ("effects",)))
         for lid in self.loc_ids:
             self.loc_hooks.append(self._hook_sigs(rs.locations[lid], ("effects",)))
+
+    def _bound(self, v, item: Item, key: str) -> int:
+        """A counter bound: a number, or a param (its default value; by_players uses the
+        largest player count's value, so the bound is fixed for the whole ruleset)."""
+        if isinstance(v, bool) or v is None:
+            v = 0 if key == "min" else 1_000_000
+        if isinstance(v, int):
+            return v
+        if isinstance(v, str) and v in self.params:
+            pv = self.params[v]
+            if isinstance(pv, tuple):
+                table, default = pv
+                vals = list(table.values()) + [default]
+                return max(vals) if key == "max" else min(vals)
+            return int(pv)
+        self.errs.add(item.loc(key), f"{key} must be a number or a param, found {v!r}")
+        return 0 if key == "min" else 1_000_000
 
     def _hook_sigs(self, item: Item, sub) -> dict:
         out = {}

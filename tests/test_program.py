@@ -1,0 +1,149 @@
+"""Ruleset-level constructs, each on a tiny ruleset written for the test."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import interpreter
+from interpreter.errors import RulesetError
+
+BASE = """\
+ruleset: t
+version: "1"
+title: T
+players: {min: 2, max: 4}
+max_turns: 50
+zones:
+  deck: {visibility: hidden, holds: [c]}
+  hand: {per: player, visibility: owner}
+cards:
+  coin: {set: c, count: 10, props: {value: 1}}
+"""
+
+
+def make(tmp_path, extra: str):
+    d = tmp_path / "rs"
+    d.mkdir(exist_ok=True)
+    (d / "ruleset.yaml").write_text(BASE + textwrap.dedent(extra))
+    return interpreter.load(d)
+
+
+def ctr(st, name, p=None):
+    prog = st.g.prog
+    cd = prog.counter_defs[name]
+    if cd.per == "player":
+        return st.ctr[prog.CB + p * prog.NPC + cd.j]
+    return st.ctr[cd.j]
+
+
+def test_counter_bounds_may_be_params(tmp_path):
+    g = make(tmp_path, """
+        params: {cap: {by_players: {2: 3, 4: 7}, default: 5}, floor: 1}
+        counters:
+          gold: {per: player, min: floor, max: cap, initial: floor}
+        turn: "gold(me) += 100"
+        """)
+    assert g.program.counter_defs["gold"].max == 7 and g.program.counter_defs["gold"].min == 1
+    st = g.new_game(seed=1, players=2)
+    assert st.over and ctr(st, "gold", 0) == 7  # the game runs out of turns; clamped at the max
+
+
+def test_bad_counter_bound_is_located(tmp_path):
+    with pytest.raises(RulesetError) as e:
+        make(tmp_path, """
+            counters:
+              gold: {min: 0, max: nope}
+            turn: "pass"
+            """)
+    assert any("max must be a number or a param" in p.message for p in e.value.problems)
+
+
+def test_modifiers_add_and_set(tmp_path):
+    g = make(tmp_path, """
+        params: {draw_n: 2}
+        counters:
+          got: {per: player, max: 999}
+        modifiers:
+          - {param: draw_n, when: "me == players[1]", add: 1}
+          - {param: draw_n, when: "me == players[2]", set: 10}
+        turn: "got(me) += draw_n"
+        """)
+    st = g.new_game(seed=1, players=3)
+    assert [ctr(st, "got", p) for p in range(3)] == [2 * 17, 3 * 17, 10 * 16]
+
+
+def test_triggers_run_in_order_with_args(tmp_path):
+    g = make(tmp_path, """
+        counters:
+          x: {max: 1000}
+        triggers:
+          - {on: ping, with: [n], effect: "x = x * 10 + n"}
+          - {on: ping, with: [n], when: "n > 1", effect: "x = x * 10 + 9"}
+        setup: |
+          emit(ping, 1)
+          emit(ping, 2)
+        turn: "end(done, [])"
+        """)
+    st = g.new_game(seed=1, players=2)
+    assert ctr(st, "x") == 129  # 1, then 2 and 9
+
+
+def test_once_per_turn_and_free_actions(tmp_path):
+    g = make(tmp_path, """
+        counters:
+          n: {per: player, max: 99}
+        actions:
+          look: {group: main, free: true, once_per_turn: true, effect: "n(me) += 10"}
+          take: {group: main, effect: "n(me) += 1"}
+        turn: "act(me, main)"
+        """)
+    st = g.new_game(seed=1, players=2)
+    assert [o.id for o in st.options()] == ["look", "take"]
+    st = st.apply("look")
+    assert [o.id for o in st.options()] == ["take"], "a free action asks again; once per turn"
+    st = st.apply("take")
+    assert st.current == 1 and [o.id for o in st.options()] == ["look", "take"]
+
+
+def test_typed_procedure_parameters_are_checked(tmp_path):
+    with pytest.raises(RulesetError) as e:
+        make(tmp_path, """
+            procedures:
+              "give(p: player, c: card)": "move(c, hand(p))"
+            turn: "give(me, deck)"
+            """)
+    assert any("give() expects a card for 'c', found a zone" in p.message for p in e.value.problems)
+
+
+def test_untyped_value_compared_with_card_id_is_refused(tmp_path):
+    with pytest.raises(RulesetError) as e:
+        make(tmp_path, """
+            procedures:
+              check(c): "x = c == coin"
+            turn: "pass"
+            """)
+    assert any("give the parameter a type" in p.message for p in e.value.problems)
+    make(tmp_path, """
+        procedures:
+          "check(c: card)": "x = c == coin"
+        turn: "pass"
+        """)
+
+
+def test_end_turn_and_skip(tmp_path):
+    g = make(tmp_path, """
+        counters:
+          n: {per: player, max: 99}
+          out: {per: player, max: 1}
+        turn_order: {first: "players[1]", skip: "out(p) == 1"}
+        setup: "out(players[0]) = 1"
+        turn: |
+          n(me) += 1
+          end_turn()
+          n(me) += 100
+        """)
+    st = g.new_game(seed=1, players=3)
+    assert ctr(st, "n", 0) == 0, "a skipped player never plays"
+    assert ctr(st, "n", 1) == 25 and ctr(st, "n", 2) == 25, "end_turn stops the turn at once"
