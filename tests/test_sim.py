@@ -10,7 +10,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -193,7 +192,7 @@ def test_interrupted_run_keeps_finished_games(tmp_path, jobs):
             break
         time.sleep(0.1)
     os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole process group
-    stdout, stderr = proc.communicate(timeout=60)
+    _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr.decode()
     assert b"interrupted" in stderr
     data = json.loads((out / "results.json").read_text())

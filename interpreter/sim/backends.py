@@ -73,8 +73,11 @@ def _work(items: list[tuple[int, int]]) -> list[dict]:
 def _run_pool(spec: SimSpec, seed: int, games: int, jobs: int) -> Iterator[dict]:
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-    # spawn, not fork: the parent may run threads (the progress bar), and forking them is unsafe
-    ctx = multiprocessing.get_context("spawn")
+    # fork where there is one: workers start fast and scripts need no `if __name__ ==
+    # "__main__"` guard (spawn re-imports the main module). The simulate command runs no
+    # other thread while forking (its progress bar refreshes by hand).
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    ctx = multiprocessing.get_context(method)
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
                                initargs=(spec,))
     try:

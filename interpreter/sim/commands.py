@@ -141,19 +141,42 @@ class _NoProgress:
         pass
 
 
+def _manual_progress_class():
+    from rich.progress import Progress
+
+    class ManualProgress(Progress):
+        """A progress bar redrawn on each advance, at most 10 times a second."""
+
+        _last = 0.0
+
+        def advance(self, task_id, advance: float = 1) -> None:
+            super().advance(task_id, advance)
+            now = time.monotonic()
+            if now - self._last > 0.1 or any(t.finished for t in self.tasks if t.id == task_id):
+                self._last = now
+                self.refresh()
+
+    return ManualProgress
+
+
+def _ManualProgress(*columns, **kw):  # builds the class on first use (rich is imported lazily)
+    return _manual_progress_class()(*columns, **kw)
+
+
 def _progress(console, quiet: bool):
     if quiet:
         return _NoProgress()
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
-        Progress,
         TextColumn,
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TimeRemainingColumn(), console=console)
+    # no refresh thread: worker processes are forked while the bar is shown
+    return _ManualProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                           TimeElapsedColumn(), TimeRemainingColumn(), console=console,
+                           auto_refresh=False)
 
 
 def _pct(x: float) -> str:
