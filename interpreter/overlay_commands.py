@@ -239,11 +239,14 @@ def _show(v) -> str:
 
 
 def _showable(v) -> bool:
+    """Short enough to print in a diff line (a small table like {by_players: ...} too)."""
     if isinstance(v, str):
         return "\n" not in v and len(v) <= SHORT
     if isinstance(v, list):
-        return all(_showable(x) and not isinstance(x, (dict, list)) for x in v) and len(_show(v)) <= SHORT
-    return not isinstance(v, dict)
+        return all(_showable(x) for x in v) and len(_show(v)) <= 2 * SHORT
+    if isinstance(v, dict):
+        return all(_showable(x) for x in v.values()) and len(_show(v)) <= 2 * SHORT
+    return True
 
 
 def _value_changes(section: str, ident: str | None, head: str, sub: tuple, a, b, out: list) -> None:

@@ -197,6 +197,8 @@ def test_diff_without_changes(tmp_variants, capsys):
     ({"evaluate": {"a": "1"}}, {"evaluate": {"a": "2"}}, ["evaluate: a 1 -> 2"]),
     ({"setup": "a()"}, {"setup": "b()"}, ["setup changed"]),
     ({"max_turns": 100}, {"max_turns": 50}, ["max_turns: 100 -> 50"]),
+    ({"params": {"k": {"by_players": {3: 2}, "default": 1}}}, {"params": {"k": 1}},
+     ["param k: {by_players: {3: 2}, default: 1} -> 1"]),
 ])
 def test_rule_diff_table(a, b, expected):
     assert [c.text for c in rule_diff(a, b)] == expected
