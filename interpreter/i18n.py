@@ -20,7 +20,7 @@ translated from). Rendering records in `Text.missing` the ids nobody translated 
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from fluent.runtime import FluentBundle, FluentResource
@@ -139,14 +139,14 @@ def _babel_locale(code: str) -> str:
     return {"en": "en-US", "ru": "ru", "pl": "pl", "pt": "pt-PT"}.get(code, code)
 
 
-@lru_cache(maxsize=None)
+@cache
 def plural_categories(lang: str) -> tuple[str, ...]:
     """The CLDR plural categories (Babel) that whole numbers 0..1000 reach in `lang`, plus
     `other` (Fluent's required default). Categories only reached by fractions or by
     millions (Portuguese `many`) are not demanded: the default variant covers them."""
     from babel import Locale
     rule = Locale.parse(_babel_locale(lang).replace("-", "_")).plural_form
-    cats = {rule(n) for n in range(0, 1001)} | {"other"}
+    cats = {rule(n) for n in range(1001)} | {"other"}
     return tuple(c for c in PLURAL_KEYS if c in cats)
 
 
@@ -407,7 +407,7 @@ class Text:
                 avals = {n: self.value(st, v, t) for n, v, t in zip(a.arg_names, args[2:], a.arg_types)}
                 vals["action"] = self.msg("action-" + aid, avals, default=aid)
         if ev == "game_over":
-            vals["reason"] = self.msg("end-" + args[0], default=args[0])
+            vals["reason"] = self.msg("end-" + args[0], default=args[0]).rstrip(".")
             vals["sides"] = ", ".join(self.msg("side-" + s, default=s) for s in args[1]) or self.msg(
                 "nobody", default="nobody")
         if ev == "chose":

@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 from .errors import Loc, Problem, RulesetError, format_problem
-from .i18n import (LANGS, check_locales, locale_sources, parse_pattern, pattern_hash, to_ftl)
+from .i18n import LANGS, check_locales, locale_sources, parse_pattern, pattern_hash, to_ftl
 
 CATEGORY_NAMES = {
     "missing": "missing ids", "extra": "extra ids", "variables": "variables differ from English",
@@ -555,9 +555,9 @@ _PAGE = """<!DOCTYPE html>
 
 def render_cards(root: Path, lang: str, out: Path, variants=()) -> dict:
     """Write index.html and cards/*.svg; return {card id: (name, text)}."""
+    from .cli import write_atomic
     from .game import load
     from .i18n import Text
-    from .cli import write_atomic
     game = load(root, list(variants))
     prog = game.program
     text = Text(prog, lang)

@@ -124,7 +124,7 @@ class _Recorder:
 
 @pytest.fixture
 def recorded_text(monkeypatch):
-    import interpreter.i18n as i18n
+    from interpreter import i18n
 
     class RecordingText(i18n.Text):
         def __init__(self, *a, **kw):

@@ -32,7 +32,7 @@ def _chromium() -> str | None:
         return exe
     if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
         subprocess.run("apt-get update && apt-get install -y chromium", shell=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=900)
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=900, check=False)
     return shutil.which("chromium")
 
 
@@ -55,7 +55,7 @@ def _run_chromium(exe: str, *args: str) -> subprocess.CompletedProcess:
                                "--no-first-run", "--disable-background-networking",
                                "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}",
                                "--hide-scrollbars", "--force-device-scale-factor=1", *args],
-                              capture_output=True, text=True, timeout=120)
+                              capture_output=True, text=True, timeout=120, check=False)
     finally:
         shutil.rmtree(profile, ignore_errors=True)
 
