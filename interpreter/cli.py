@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+from .engine.state import SPECTATOR
 from .errors import GrimoireError, Loc, Problem, RulesetError, format_problems, problems_json
 
 
@@ -148,7 +149,7 @@ def cmd_play(args) -> int:
     def flush_log():
         nonlocal printed
         for e in st.log[printed:]:
-            visible = e[3] == -1 if viewer is None else bool(e[3] & (1 << viewer))
+            visible = bool(e[3] & (SPECTATOR if viewer is None else 1 << viewer))
             if visible:
                 line = text.event(st, e)
                 log_lines.append(line)
@@ -179,9 +180,12 @@ def cmd_play(args) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     res = st.result or {}
-    winners = ", ".join(text.player(st, w) for w in res.get("winners", [])) or text.msg("nobody", default="nobody")
+    sides = ", ".join(text.msg("side-" + s, default=s) for s in res.get("sides", [])) or text.msg(
+        "nobody", default="nobody")
+    players = ", ".join(text.player(st, w) for w in res.get("winners", []))
     summary = (f"{text.msg('end-' + res.get('reason', ''), default=res.get('reason', ''))} — "
-               f"{winners} ({len(st.history)} decisions, {st.turn} turns)")
+               f"{text.msg('winners', {'sides': sides}, default='winners: ' + sides)}"
+               f"{' (' + players + ')' if players else ''}; {len(st.history)} decisions, {st.turn} turns")
     print(summary)
     if args.log:
         write_atomic(args.log, "\n".join(log_lines + [summary]) + "\n")

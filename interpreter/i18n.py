@@ -337,6 +337,8 @@ class Text:
         """A log value as text (ints stay numbers so plural selectors work). A string with no
         side-/option-/end- message is shown as is and, if `record`, noted in `missing`."""
         if v is None:
+            if t == "card":  # a card the viewer may not see
+                return self.msg("hidden-card", default="a face-down card")
             return self.msg("nothing", default="—")
         if t.startswith("list:"):
             return ", ".join(str(self.value(st, x, t[5:])) for x in v) if v else self.msg("nothing", default="—")

@@ -332,6 +332,8 @@ class Program:
             if zd.on_empty:
                 comp.code(f"zone:{zname}:on_empty", zd.on_empty, Source(*zd.item.where(("on_empty",))),
                           Scope(P), [])
+        from .engine.decisions import ACT_LOG, settle_act_log
+        self.codes[ACT_LOG] = Code(ACT_LOG, [settle_act_log], [None])
         if rs.setup is not None:
             comp.code("setup", rs.setup.value, Source(*rs.setup.where()), Scope(P))
         else:

@@ -147,3 +147,27 @@ def test_end_turn_and_skip(tmp_path):
     st = g.new_game(seed=1, players=3)
     assert ctr(st, "n", 0) == 0, "a skipped player never plays"
     assert ctr(st, "n", 1) == 25 and ctr(st, "n", 2) == 25, "end_turn stops the turn at once"
+
+
+def test_action_log_hides_cards_the_reader_cannot_see(tmp_path):
+    from interpreter.engine.state import SPECTATOR
+    d = tmp_path / "rs"
+    d.mkdir()
+    base = BASE.replace("  hand: {per: player, visibility: owner}\n",
+                        "  hand: {per: player, visibility: owner}\n  table: {visibility: public}\n")
+    (d / "ruleset.yaml").write_text(base + textwrap.dedent("""
+        actions:
+          show: {group: main, args: {c: "cards(hand(me))"}, effect: "move(c, table)"}
+          slip: {group: main, args: {c: "cards(hand(me))"}, effect: "move(c, hand(next(me)))"}
+        setup: "for p in players: draw(deck, hand(p), 2)"
+        turn: "act(me, main)"
+        """))
+    g = interpreter.load(d)
+    st = g.new_game(seed=1, players=3)
+    st = st.apply("show:coin")
+    shown = [e for e in st.log if e[0] == "act"][-1]
+    assert shown[3] == -1 and shown[1][2] is not None, "a card played face up is public"
+    st = st.apply("slip:coin")
+    full, hidden = [e for e in st.log if e[0] == "act"][-2:]
+    assert full[3] & 0b110 == 0b110 and not full[3] & 0b001, "giver and receiver read the card"
+    assert hidden[1][2] is None and hidden[3] & 0b001 and hidden[3] & SPECTATOR

@@ -9,7 +9,9 @@ logs it for whoever may see it.
 
 from __future__ import annotations
 
-from .state import Option
+from .state import SPECTATOR, Option
+
+ACT_LOG = "engine:act_log"  # the code unit that settles who may read an action's log entry
 
 
 def player_id(st, p) -> str:
@@ -98,6 +100,38 @@ def take(st, opt: Option) -> None:
     loc = dict(zip(a.arg_names, args))
     loc["me"] = p
     types = ["player", "str"] + list(a.arg_types)
-    st.log_event("act", [p, aid, *args], [p] if a.private else None, types,
-                 ["player", "action", *a.arg_names])
+    names = ["player", "action", *a.arg_names]
+    if a.private:
+        st.log_event("act", [p, aid, *args], [p], types, names)
+    elif st.record:
+        # Who may read the action's cards is known only once it has run (a card played onto
+        # the table is public; a card offered face down is not): log it for the actor now,
+        # and let a frame under the action's own settle the readers when it is done.
+        st.log_event("act", [p, aid, *args], [p], types, names)
+        if any(t == "card" for t in a.arg_types):
+            st.stack.append([ACT_LOG, 0, {"i": len(st.log) - 1}, None])
+        else:
+            st.log[-1] = st.log[-1][:3] + [-1] + st.log[-1][4:]
     st.stack.append([a.code_id, 0, loc, None])
+
+
+def settle_act_log(st, fr) -> None:
+    """The action has run: everyone who can now see all its cards reads it in full; the
+    others (and spectators) read it with those cards hidden."""
+    i = fr[2]["i"]
+    if st._cow:
+        st._unshare()
+    e = st.log[i]
+    p, args, types = e[1][0], e[1], e[2]
+    everyone = (1 << st.n) - 1
+    full = everyone
+    for v, t in zip(args[2:], types[2:]):
+        if t == "card" and v is not None:
+            full &= st.seen[v] | (1 << p)
+    if full == everyone:
+        st.log[i] = [e[0], args, types, -1, e[4]]
+        return
+    hidden = args[:2] + [None if t == "card" else v for v, t in zip(args[2:], types[2:])]
+    others = (everyone & ~full) | SPECTATOR
+    st.log[i] = [e[0], args, types, full, e[4]]
+    st.log.insert(i + 1, [e[0], hidden, types, others, e[4]])

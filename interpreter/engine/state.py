@@ -29,6 +29,9 @@ class Option(NamedTuple):
     value: object = None
 
 
+SPECTATOR = 1 << 62  # the viewer bit of someone who sees only what every player may see
+
+
 @dataclass
 class Decision:
     """Who decides now, what about, and the legal options."""
@@ -190,15 +193,17 @@ class State:
         self.history = list(self.history)
         self._cow = False
 
-    def log_event(self, event: str, args: list, to, types=None, names=None) -> None:
-        """Append an event [id, args, types, viewer mask, arg names]; `to`: who sees it (None: all)."""
+    def log_event(self, event: str, args: list, to, types=None, names=None, spectators=False) -> None:
+        """Append an event [id, args, types, viewer mask, arg names]; `to`: who sees it (None: all).
+        Spectators (SPECTATOR bit: an all-bot game's printed log) see public events and, with
+        `spectators=True`, the version of an event written for players who cannot see its cards."""
         if not self.record:
             return
         if self._cow:
             self._unshare()
         mask = -1
         if to is not None:
-            mask = 0
+            mask = SPECTATOR if spectators else 0
             for p in to:
                 if p is not None:
                     mask |= 1 << p
