@@ -167,14 +167,14 @@ def cmd_play(args) -> int:
                 opt = bots[p].choose(st)
             nxt = st.apply(opt)
             if not nxt:
-                print(f"refused: {nxt.message}", file=sys.stderr)
+                print(text.msg("cli-refused", {"message": nxt.message}), file=sys.stderr)
                 continue
             st = nxt
         flush_log()
     except (_Quit, KeyboardInterrupt, EOFError):
         print()
         _write_save(save_path, game, st, seats, seed, args.lang)
-        print(f"game saved to {save_path}; continue with: grimoire play --load {save_path}")
+        print(text.msg("cli-saved", {"file": str(save_path)}))
         return 0
     except GrimoireError as e:
         print(f"error: {e}", file=sys.stderr)
@@ -183,9 +183,11 @@ def cmd_play(args) -> int:
     sides = ", ".join(text.msg("side-" + s, default=s) for s in res.get("sides", [])) or text.msg(
         "nobody", default="nobody")
     players = ", ".join(text.player(st, w) for w in res.get("winners", []))
-    summary = (f"{text.msg('end-' + res.get('reason', ''), default=res.get('reason', ''))} — "
-               f"{text.msg('winners', {'sides': sides}, default='winners: ' + sides)}"
-               f"{' (' + players + ')' if players else ''}; {len(st.history)} decisions, {st.turn} turns")
+    winners = text.msg("winners", {"sides": sides}, default="winners: " + sides) + (
+        f" ({players})" if players else "")
+    summary = text.msg("cli-summary", {"reason": text.msg("end-" + res.get("reason", ""),
+                                                          default=res.get("reason", "")).rstrip("."),
+                                       "winners": winners, "decisions": len(st.history), "turns": st.turn})
     print(summary)
     if args.log:
         write_atomic(args.log, "\n".join(log_lines + [summary]) + "\n")
@@ -215,7 +217,7 @@ def _ask_human(st, p, text):
             return opts[int(raw) - 1].id
         if any(o.id == raw for o in opts):
             return raw
-        print(f"please type a number from 1 to {len(opts)}, an option id, or q to save and quit")
+        print(text.msg("cli-ask-number", {"n": len(opts)}))
 
 
 def _describe_view(st, p, v, text) -> str:
