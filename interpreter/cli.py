@@ -71,10 +71,7 @@ def _validate_companions(game, problems: list[Problem]) -> str:
     from .load import load_yaml
     root = Path(game.path)
     counts = {}
-    try:
-        from .validate import validate_doc
-    except ImportError:
-        validate_doc = None
+    from .validate import validate_doc
     for sub, schema in (("locales", "locale"), ("variants", "variant"), ("scenarios", "scenario")):
         files = sorted((root / sub).glob("*.yaml")) if (root / sub).is_dir() else []
         counts[sub] = len(files)
@@ -84,8 +81,7 @@ def _validate_companions(game, problems: list[Problem]) -> str:
             except RulesetError as e:
                 problems.extend(e.problems)
                 continue
-            if validate_doc is not None:
-                problems.extend(validate_doc(doc, schema))
+            problems.extend(validate_doc(doc, schema))
     if (root / "locales").is_dir():
         from .i18n import fluent_problems
         problems.extend(fluent_problems(root))

@@ -16,6 +16,7 @@ from .errors import Collector, Loc, Problem, RulesetError
 from .load import load_ruleset_files
 from .model import Ruleset, build_ruleset
 from .program import Program
+from .validate import validate_ruleset_docs
 
 REPO = Path(__file__).resolve().parent.parent
 RULESETS = REPO / "rulesets"
@@ -95,13 +96,8 @@ def load(path: str | Path, variants: list | None = None) -> Game:
             variant_docs.append(load_variant(v, root))
         except RulesetError as e:
             errs.extend(e.problems)
-    try:
-        from .validate import validate_ruleset_docs
-    except ImportError:  # validation module not present: schema checks skipped
-        validate_ruleset_docs = None
-    if validate_ruleset_docs is not None:
-        errs.extend(validate_ruleset_docs(docs))
-        errs.raise_if_any()
+    errs.extend(validate_ruleset_docs(docs))
+    errs.raise_if_any()
     t2 = time.perf_counter()
     rs, problems = build_ruleset(docs, str(root))
     errs.extend(problems)

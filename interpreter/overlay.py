@@ -16,6 +16,7 @@ from pathlib import Path
 from .errors import Collector, Loc, Problem, RulesetError
 from .load import Doc, load_yaml
 from .model import SECTIONS_BY_ID, SECTIONS_LIST, Item, Ruleset
+from .validate import validate_doc
 
 SINGLE = ("setup", "turn", "side_of", "turn_order", "evaluate")
 _MISSING = object()
@@ -30,11 +31,7 @@ def load_variant(path: str | Path, root: Path | None = None) -> Doc:
     for c in cands:
         if c.is_file():
             doc = load_yaml(c)
-            try:
-                from .validate import validate_doc
-                problems = validate_doc(doc, "variant")
-            except ImportError:
-                problems = []
+            problems = validate_doc(doc, "variant")
             if problems:
                 raise RulesetError(problems)
             return doc

@@ -19,6 +19,7 @@ from .engine.flow import EffectRuntimeError, run_sync
 from .errors import Collector, Loc, Problem, RulesetError
 from .game import Game, load, resolve_ruleset
 from .load import Doc, load_yaml
+from .validate import validate_doc
 
 
 @dataclass
@@ -91,11 +92,7 @@ def run_scenario(path: str | Path) -> Outcome:
     """Run one scenario file; located problems in the file raise RulesetError."""
     doc = load_yaml(path)
     data = doc.data if isinstance(doc.data, dict) else {}
-    try:
-        from .validate import validate_doc
-        problems = validate_doc(doc, "scenario")
-    except ImportError:
-        problems = []
+    problems = validate_doc(doc, "scenario")
     if problems:
         raise RulesetError(problems)
     name = str(data.get("name", Path(path).stem))
