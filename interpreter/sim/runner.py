@@ -27,7 +27,7 @@ class SimSpec:
     budget: int = 100              # MCTS iterations per decision
     depth: int | None = None       # MCTS rollout truncation (None: play to the end)
     rotate: bool = False           # game i shifts the seats' bots by i (fair seat sharing)
-    options: dict = field(default_factory=dict, compare=False)  # extra MCTS options
+    options: dict = field(default_factory=dict, hash=False)  # extra MCTS options (c, seconds, ...)
 
     def to_dict(self) -> dict:
         d = asdict(self)
