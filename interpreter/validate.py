@@ -254,30 +254,30 @@ def _message(e: ValidationError, name: str) -> str:
         if len(want) == 1:
             return f"{name} must be {_found(want[0])}, found {found}"
         return f"{name} must be one of {_or([str(x) for x in want])}, found {found}{hint}"
-    if kw == "const":
-        return f"{name} must be {_found(want)}, found {found}"
-    if kw == "minimum":
-        return f"{name} must be at least {want}, found {found}"
-    if kw == "maximum":
-        return f"{name} must be at most {want}, found {found}"
-    if kw == "exclusiveMinimum":
-        return f"{name} must be more than {want}, found {found}"
-    if kw == "exclusiveMaximum":
-        return f"{name} must be less than {want}, found {found}"
-    if kw == "minLength":
-        return f"{name} must not be empty" if want == 1 else \
-            f"{name} must be at least {want} characters long, found {found}"
-    if kw == "maxLength":
-        return f"{name} must be at most {want} characters long"
-    if kw == "pattern":
-        return f"{name} must be {_pattern_words(want)}, found {found}"
-    if kw == "minItems":
-        return f"{name} must have at least {want} entr{'y' if want == 1 else 'ies'}"
-    if kw == "maxItems":
-        return f"{name} must have at most {want} entr{'y' if want == 1 else 'ies'}"
-    if kw == "minProperties":
+    if kw == "minLength" and want == 1:
         return f"{name} must not be empty"
+    template = _KEYWORD_MESSAGES.get(kw)
+    if template is not None:
+        plural = "y" if want == 1 else "ies"
+        return template.format(name=name, want=want, found=found, want_found=_found(want),
+                               pattern=_pattern_words(want) if kw == "pattern" else "", ies=plural)
     return f"{name}: {e.message}"
+
+
+# one message per JSON Schema keyword: what was expected, against what was found
+_KEYWORD_MESSAGES = {
+    "const": "{name} must be {want_found}, found {found}",
+    "minimum": "{name} must be at least {want}, found {found}",
+    "maximum": "{name} must be at most {want}, found {found}",
+    "exclusiveMinimum": "{name} must be more than {want}, found {found}",
+    "exclusiveMaximum": "{name} must be less than {want}, found {found}",
+    "minLength": "{name} must be at least {want} characters long, found {found}",
+    "maxLength": "{name} must be at most {want} characters long",
+    "pattern": "{name} must be {pattern}, found {found}",
+    "minItems": "{name} must have at least {want} entr{ies}",
+    "maxItems": "{name} must have at most {want} entr{ies}",
+    "minProperties": "{name} must not be empty",
+}
 
 
 def _alternatives(e: ValidationError, doc: Doc, schema_name: str) -> list[Problem]:
