@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .effects.codegen import combine, tagged
 from .effects.compile import Code, Compiler, Scope, Source
 from .effects.types import elem
 from .errors import Collector
@@ -392,9 +393,10 @@ class Program:
                 used = _names_in(part)
                 level = max([names.index(n) + 1 for n in names if n in used], default=0)
                 levels[level].append(fn)
-        conds = [_all(fs) if fs else None for fs in levels]
+        # each level is one generated function (effects/codegen.py): no closure per part
+        conds = [comp.mat(_all(comp, fs)) if fs else None for fs in levels]
         flat = [f for fs in levels for f in fs]
-        return conds, (_all(flat) if flat else None)
+        return conds, (comp.mat(_all(comp, flat)) if flat else None)
 
     def _compile_action(self, comp: Compiler, aid: str, item: Item) -> None:
         v = item.value if isinstance(item.value, dict) else {}
@@ -443,19 +445,20 @@ def _names_in(node) -> set:
     return out
 
 
-def _all(fns):
+def _all(comp, fns):
     if len(fns) == 1:
         return fns[0]
+    g = combine("(" + " and ".join("{%d}" % i for i in range(len(fns))) + ")", *[comp.g(f) for f in fns])
     if len(fns) == 2:
         a, b = fns
-        return lambda st, fr: a(st, fr) and b(st, fr)
+        return tagged(lambda st, fr: a(st, fr) and b(st, fr), g)
 
     def every(st, fr):
         for f in fns:
             if not f(st, fr):
                 return False
         return True
-    return every
+    return tagged(every, g)
 
 
 def _prop_type(values) -> str:

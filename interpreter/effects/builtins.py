@@ -13,6 +13,7 @@ from typing import Callable
 
 from ..engine import ops
 from . import ast as A
+from .codegen import EMPTY, combine, tag, tagged
 from .compile import SUSPEND, CheckError, _Jump
 from .types import accepts, elem, is_list, list_of, show
 
@@ -68,11 +69,27 @@ class Builtin:
         return out
 
     def make_expr(self, comp, call, src, scope):
+        fn, ret = self._make_expr(comp, call, src, scope)
+        return fn, ret
+
+    def _make_expr(self, comp, call, src, scope):
         bound = self.bind(comp, call, src, scope)
         types = [t for _, t in bound]
         ret = self.ret(types) if callable(self.ret) else self.ret
         fns = [f for f, _ in bound]
         impl = self.impl
+        gs = [comp.g(f) for f in fns]
+        inline = INLINE.get(self.name)
+        if inline is not None and len(gs) == inline[0]:
+            g = combine(inline[1], *gs)
+        else:  # a call of the implementation, its arguments inline
+            h = comp.namer.const(impl)
+            args = (["st"] if self.state else []) + ["{%d}" % (i + 1) for i in range(len(gs))]
+            g = combine(h[0] + "(" + ", ".join(args) + ")", h, *gs)
+        fn, _ = self._closure(fns, impl, ret)
+        return tagged(fn, g), ret
+
+    def _closure(self, fns, impl, ret):
         if self.state:
             if len(fns) == 0:
                 return (lambda st, fr: impl(st)), ret
@@ -91,6 +108,25 @@ class Builtin:
     def make_stmt(self, comp, call, var, src, scope, code):
         return self.stmt(comp, self, call, var, src, scope, code)
 
+    def bind_compiled(self, comp, call, src, scope):
+        """bind(), each argument compiled into one function (arguments of statements)."""
+        return [(comp.mat(f), t) for f, t in self.bind(comp, call, src, scope)]
+
+
+# built-ins written inline in generated code (arity, template): no call of the implementation
+INLINE = {
+    "cards": (1, "list(st.zones[{0}])"),
+    "size": (1, "len(st.zones[{0}])"),
+    "empty": (1, "(not st.zones[{0}])"),
+    "len": (1, "len({0})"),
+    "sum": (1, "sum({0})"),
+    "any": (1, "any({0})"),
+    "all": (1, "all({0})"),
+    "abs": (1, "abs({0})"),
+    "zone_of": (1, "(None if (c := {0}) is None else st.where[c])"),
+    "at": (1, "(None if (c := {0}) is None else st.at[c])"),
+}
+
 
 def _arity(params) -> str:
     req = sum(1 for p in params if p[2] is REQ)
@@ -98,7 +134,9 @@ def _arity(params) -> str:
 
 
 def _const(v):
-    return lambda st, fr: v
+    g = (repr(v), None, EMPTY) if v is None or isinstance(v, (bool, int, str)) else None
+    f = lambda st, fr: v  # noqa: E731
+    return tagged(f, g) if g else f
 
 
 def _type_of_const(v) -> str:
@@ -348,7 +386,7 @@ def _item_type(comp, call, t, src):
 
 
 def stmt_choose(comp, b, call, var, src, scope, code):
-    bound = b.bind(comp, call, src, scope)
+    bound = b.bind_compiled(comp, call, src, scope)
     (pf, _), (xf, xt), (prompt, _), (optf, _) = bound
     if not is_list(xt):
         comp.problem(src, call.args[1] if len(call.args) > 1 else call,
@@ -376,7 +414,7 @@ def stmt_choose(comp, b, call, var, src, scope, code):
 
 
 def stmt_choose_many(comp, b, call, var, src, scope, code):
-    bound = b.bind(comp, call, src, scope)
+    bound = b.bind_compiled(comp, call, src, scope)
     (pf, _), (xf, xt), (kf, _), (prompt, _), (minf, mint) = bound
     et = _item_type(comp, call, xt, src)
     prompt_id = _ident(bound[3]) if bound[3][1].startswith("ident:") else "choose"
@@ -452,7 +490,7 @@ def _check_group(comp, bound_item, call, src):
 
 
 def stmt_act(comp, b, call, var, src, scope, code):
-    bound = b.bind(comp, call, src, scope)
+    bound = b.bind_compiled(comp, call, src, scope)
     (pf, _), gb, (optf, _) = bound
     group = _check_group(comp, gb, call, src)
     target = var or scope.hidden("act")
@@ -476,7 +514,7 @@ def stmt_act(comp, b, call, var, src, scope, code):
 
 
 def stmt_window(comp, b, call, var, src, scope, code):
-    bound = b.bind(comp, call, src, scope)
+    bound = b.bind_compiled(comp, call, src, scope)
     (psf, _), gb, (untilf, _), (askf, _) = bound
     group = _check_group(comp, gb, call, src)
     ps, i, passes, ans = (scope.hidden(x) for x in ("wps", "wi", "wpass", "wans"))
@@ -521,7 +559,7 @@ def stmt_window(comp, b, call, var, src, scope, code):
 
 
 def stmt_run(comp, b, call, var, src, scope, code):
-    bound = b.bind(comp, call, src, scope)
+    bound = b.bind_compiled(comp, call, src, scope)
     (xf, xt), hb, *rest = bound
     hook = _ident(hb)
     arg_fns = [f for f, _ in rest]
@@ -564,7 +602,7 @@ def stmt_run(comp, b, call, var, src, scope, code):
 
 
 def stmt_emit(comp, b, call, var, src, scope, code):
-    bound = b.bind(comp, call, src, scope)
+    bound = b.bind_compiled(comp, call, src, scope)
     ev = _ident(bound[0])
     arg_fns = [f for f, _ in bound[1:]]
     comp.p.events_emitted.add(ev)
@@ -602,7 +640,7 @@ def compile_proc_call(comp, call, var, src, scope, code):
         if want != "any" and not accepts(want, t):
             comp.problem(src, a, f"{call.func}() expects {show(want)} for {params[len(fns)]!r}, found {show(t)}")
             raise CheckError
-        fns.append(comp.coerce(f, t, want))
+        fns.append(comp.mat(comp.coerce(f, t, want)))
     code_id = "proc:" + call.func
     names = list(params)
 
@@ -708,7 +746,7 @@ def _log_bind(comp, call, src, scope):
     fns, types, names = [], [], []
     for i, node in enumerate(call.args[1:]):
         f, t = comp.expr(node, src, scope)
-        fns.append(f)
+        fns.append(comp.mat(f))
         types.append(t)
         names.append(node.id if isinstance(node, A.Name) else f"arg{i + 1}")
     to_f = _const(None)
@@ -737,31 +775,31 @@ TABLE["log"].make_expr = _log_bind  # type: ignore[method-assign]
 # ---- special names, attributes, comparisons -----------------------------------------------------
 
 def _name_me(comp, e, src, scope):
-    return (lambda st, fr: fr[2].get("me")), "player"
+    return tag(lambda st, fr: fr[2].get("me"), "L.get('me')"), "player"
 
 
 def _name_this(comp, e, src, scope):
     if scope.this_card is None:
         comp.problem(src, e, "'this' is only defined in a card's effects")
         raise CheckError
-    return (lambda st, fr: fr[2].get("this")), "card"
+    return tag(lambda st, fr: fr[2].get("this"), "L.get('this')"), "card"
 
 
 def _name_here(comp, e, src, scope):
     if scope.here_loc is None:
         comp.problem(src, e, "'here' is only defined in a location's effects")
         raise CheckError
-    return (lambda st, fr: fr[2].get("here")), "loc"
+    return tag(lambda st, fr: fr[2].get("here"), "L.get('here')"), "loc"
 
 
 NAMES = {
     "me": _name_me,
     "this": _name_this,
     "here": _name_here,
-    "players": lambda c, e, s, sc: ((lambda st, fr: list(range(st.n))), "list:player"),
-    "player_count": lambda c, e, s, sc: ((lambda st, fr: st.n), "int"),
-    "turn_number": lambda c, e, s, sc: ((lambda st, fr: st.turn), "int"),
-    "current": lambda c, e, s, sc: ((lambda st, fr: st.current), "player"),
+    "players": lambda c, e, s, sc: (tag(lambda st, fr: list(range(st.n)), "list(range(st.n))"), "list:player"),
+    "player_count": lambda c, e, s, sc: (tag(lambda st, fr: st.n, "st.n"), "int"),
+    "turn_number": lambda c, e, s, sc: (tag(lambda st, fr: st.turn, "st.turn"), "int"),
+    "current": lambda c, e, s, sc: (tag(lambda st, fr: st.current, "st.current"), "player"),
     "winners": lambda c, e, s, sc: ((lambda st, fr: list(st.result["winners"]) if st.result else []),
                                     "list:player"),
     "winning_sides": lambda c, e, s, sc: ((lambda st, fr: list(st.result["sides"]) if st.result else []),
@@ -777,7 +815,11 @@ def param_ref(comp, name, node, src, scope):
     base = p.param_fn(name)
     mods = p.modifier_fns.get(name)
     if not mods:
-        return base
+        v = p.params[name]
+        if isinstance(v, tuple):
+            h = comp.namer.const(v[0])
+            return tagged(base, combine(h[0] + ".get(st.n, %r)" % v[1], h))
+        return tag(base, repr(v))
 
     def modified(st, fr):
         v = base(st, fr)
@@ -804,7 +846,8 @@ def zone_ref(comp, name, node: A.Call, src, scope):
         base, stride, j = comp.p.PB, comp.p.NPZ, zd.j
     else:
         base, stride, j = comp.p.NGZ, comp.p.NLZ, zd.j
-    return lambda st, fr: base + fn_(st, fr) * stride + j
+    return tagged(lambda st, fr: base + fn_(st, fr) * stride + j,
+                  combine(f"({{0}} * {stride} + {base + j})", comp.g(fn_)))
 
 
 def attribute(comp, ofn, t, e: A.Attr, src, scope):
@@ -826,8 +869,9 @@ def attribute(comp, ofn, t, e: A.Attr, src, scope):
         if name == "id":
             ids = p.card_ids
             if to_def:
-                return (lambda st, fr: None if (c := ofn(st, fr)) is None else ids[st.g.card_def[c]]), "str"
-            return (lambda st, fr: None if (k := ofn(st, fr)) is None else ids[k]), "str"
+                return _prop(comp, lambda st, fr: None if (c := ofn(st, fr)) is None else ids[st.g.card_def[c]],
+                             ofn, ids, p.card_def), "str"
+            return _prop(comp, lambda st, fr: None if (k := ofn(st, fr)) is None else ids[k], ofn, ids), "str"
         table = p.kind_props.get(name)
         if table is None:
             import difflib
@@ -838,21 +882,40 @@ def attribute(comp, ofn, t, e: A.Attr, src, scope):
         ptype = p.prop_types[name]
         if to_def:
             cdef = p.card_def
-            return (lambda st, fr: None if (c := ofn(st, fr)) is None else table[cdef[c]]), ptype
-        return (lambda st, fr: None if (k := ofn(st, fr)) is None else table[k]), ptype
+            return _prop(comp, lambda st, fr: None if (c := ofn(st, fr)) is None else table[cdef[c]],
+                         ofn, table, cdef), ptype
+        return _prop(comp, lambda st, fr: None if (k := ofn(st, fr)) is None else table[k], ofn, table), ptype
     if t == "loc":
         if name == "id":
             ids = p.loc_ids
-            return (lambda st, fr: None if (x := ofn(st, fr)) is None else ids[x]), "str"
+            return _prop(comp, lambda st, fr: None if (x := ofn(st, fr)) is None else ids[x], ofn, ids), "str"
         table = p.loc_props.get(name)
         if table is None:
             comp.problem(src, e, f"no location has a property {name!r}")
             raise CheckError
-        return (lambda st, fr: None if (x := ofn(st, fr)) is None else table[x]), p.loc_prop_types[name]
+        return (_prop(comp, lambda st, fr: None if (x := ofn(st, fr)) is None else table[x], ofn, table),
+                p.loc_prop_types[name])
     if t == "player" and name == "seat":
-        return (lambda st, fr: ofn(st, fr)), "int"
+        return tagged(lambda st, fr: ofn(st, fr), comp.g(ofn)), "int"
     comp.problem(src, e, f"{show(t)} has no property {name!r}")
     raise CheckError
+
+
+def _prop(comp, fn, ofn, table, cdef=None):
+    """Tag a property read `table[cdef[x]]` (none stays none). A comprehension variable or
+    `this` is read once, without a temporary; anything else through a named temporary."""
+    o = comp.g(ofn)
+    t = comp.namer.const(table)
+    d = comp.namer.const(cdef) if cdef is not None else None
+    x = o[0] if o[0].startswith("v_") and o[0][2:].isidentifier() else None
+    if x is None:
+        x = comp.namer.fresh("_w")
+        head = f"(None if ({x} := {{0}}) is None else "
+    else:
+        head = "(None if {0} is None else "
+    idx = f"{{2}}[{x}]" if d is not None else x
+    frs = [o, t] + ([d] if d is not None else [])
+    return tagged(fn, combine(head + "{1}[" + idx + "])", *frs))
 
 
 _CMP = {
@@ -878,12 +941,12 @@ def compare(comp, e: A.Compare, src, scope):
             raise CheckError
         et = elem(rt)
         if lt == "card" and et == "kind":
-            lf0 = lf
-            lf = lambda st, fr: None if (c := lf0(st, fr)) is None else cdef[c]  # noqa: E731
+            lf = _to_kind(comp, lf)
         elif lt == "kind" and et == "player":
             lf = comp.coerce(lf, lt, "player")
         f = _CMP[op]
-        return (lambda st, fr: f(lf(st, fr), rf(st, fr))), "bool"
+        g = combine("({0} %s {1})" % op, comp.g(lf), comp.g(rf))
+        return tagged(lambda st, fr: f(lf(st, fr), rf(st, fr)), g), "bool"
     if "kind" in (lt, rt) and "any" in (lt, rt) and op in ("==", "!="):
         comp.problem(src, e, "cannot tell whether this value is a card, a player or a card id, so "
                      "comparing it with a card id would be unreliable: give the parameter a type, "
@@ -891,17 +954,35 @@ def compare(comp, e: A.Compare, src, scope):
         raise CheckError
     if {lt, rt} == {"card", "kind"}:
         if lt == "card":
-            lf0 = lf
-            lf = lambda st, fr: None if (c := lf0(st, fr)) is None else cdef[c]  # noqa: E731
+            lf = _to_kind(comp, lf)
         else:
-            rf0 = rf
-            rf = lambda st, fr: None if (c := rf0(st, fr)) is None else cdef[c]  # noqa: E731
+            rf = _to_kind(comp, rf)
     elif {lt, rt} == {"player", "kind"}:
         lf, rf = comp.coerce(lf, lt, "player"), comp.coerce(rf, rt, "player")
     elif op in ("<", "<=", ">", ">=") and not (accepts("int", lt) and accepts("int", rt)):
         comp.problem(src, e, f"'{op}' compares numbers, found {show(lt)} and {show(rt)}")
         raise CheckError
-    return _specialized_compare(op, lf, rf, e.right), "bool"
+    return _gen_compare(comp, _specialized_compare(op, lf, rf, e.right), op, lf, rf, e.right), "bool"
+
+
+def _to_kind(comp, fn):
+    """A card's id (its kind) from a card expression."""
+    cdef = comp.p.card_def
+    return _prop(comp, lambda st, fr: None if (c := fn(st, fr)) is None else cdef[c], fn, cdef)
+
+
+def _gen_compare(comp, fn, op, lf, rf, right_node):
+    """Source of a comparison: == and != inline; an ordering is none-safe (none is never
+    smaller or larger), through temporaries, or a helper when both sides are computed (both
+    are evaluated, as in the closure)."""
+    gl, gr = comp.g(lf), comp.g(rf)
+    if op in ("==", "!="):
+        return tagged(fn, combine("({0} %s {1})" % op, gl, gr))
+    if isinstance(right_node, (A.Num, A.Str, A.Const)) and right_node.value is not None:
+        w = comp.namer.fresh("_w")
+        return tagged(fn, combine(f"(({w} := {{0}}) is not None and {w} {op} {{1}})", gl, gr))
+    h = comp.namer.const(_CMP[op])
+    return tagged(fn, combine(h[0] + "({0}, {1})", gl, gr, h))
 
 
 def _specialized_compare(op, lf, rf, right_node):

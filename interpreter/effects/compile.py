@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ..errors import Collector, Loc
 from . import ast as A
+from .codegen import EMPTY, Namer, combine, define, frag, materialize, tag, tagged
 from .parse import EffectSyntaxError, parse
 from .types import accepts, elem, is_list, join, list_of, show
 
@@ -68,6 +69,7 @@ class Scope:
         self.here_loc = here_loc
         self.card_params = card_params or {}
         self.counter = 0
+        self.pyvars: frozenset = EMPTY  # comprehension variables bound as Python variables
 
     def hidden(self, base: str) -> str:
         self.counter += 1
@@ -82,6 +84,15 @@ class Compiler:
         self.errs = errs
         from . import builtins as B
         self.B = B
+        self.namer = Namer()
+
+    def mat(self, fn):
+        """fn compiled into one Python function (see codegen.py)."""
+        return materialize(self.namer, fn)
+
+    def g(self, fn):
+        """The source fragment of a compiled expression."""
+        return frag(self.namer, fn)
 
     # ---- entry points ---------------------------------------------------------------------
 
@@ -121,7 +132,7 @@ class Compiler:
             return None, "any"
         if want:
             fn = self.coerce(fn, t, want)
-        return fn, t
+        return self.mat(fn), t
 
     def code(self, code_id: str, text, src: Source, scope: Scope, params: list | None = None,
              prelude=None) -> Code:
@@ -161,7 +172,7 @@ class Compiler:
                 self.blocking_call(e, None, src, scope, code)
                 return
             fn, _ = self.expr(e, src, scope)
-            self.emit(code, _exec(fn), src, s)
+            self.emit(code, define(self.g(fn), "{e}"), src, s)
             return
         if isinstance(s, A.Assign):
             return self.assign(s, src, scope, code)
@@ -177,7 +188,7 @@ class Compiler:
             fn = None
             if s.value is not None:
                 fn, _ = self.expr(s.value, src, scope)
-            self.emit(code, _return(fn), src, s)
+            self.emit(code, _return(self.mat(fn)), src, s)
             return
         self.problem(src, s, "unsupported statement")
 
@@ -198,7 +209,7 @@ class Compiler:
                 fn, t = self.expr(s.value, src, scope)
                 self.need(src, s.value, "int", t)
                 op = s.op
-                self.emit(code, _aug_local(name, fn, op), src, s)
+                self.emit(code, _aug_local(name, self.mat(fn), op), src, s)
                 return
             if isinstance(s.value, A.Call) and self.is_blocking(s.value):
                 t = self.blocking_call(s.value, name, src, scope, code)
@@ -206,7 +217,7 @@ class Compiler:
                 return
             fn, t = self.expr(s.value, src, scope)
             scope.names[name] = join(scope.names[name], t) if name in scope.names else t
-            self.emit(code, _set_local(name, fn), src, s)
+            self.emit(code, define(self.g(fn), f"L[{name!r}] = {{e}}"), src, s)
             return
         if isinstance(tgt, A.Call):
             if tgt.func in self.p.counter_defs:
@@ -223,14 +234,14 @@ class Compiler:
         fn, t = self.expr(s.value, src, scope)
         self.need(src, s.value, "int", t)
         cdef = self.p.counter_defs[name]
-        self.emit(code, _set_counter(index_fn, fn, s.op, cdef.min, cdef.max), src, s)
+        self.emit(code, _set_counter(self.mat(index_fn), self.mat(fn), s.op, cdef.min, cdef.max), src, s)
 
     def if_stmt(self, s: A.If, src, scope, code):
         ends = []
         for cond, body in s.branches:
             cfn, ct = self.expr(cond, src, scope)
             jf = _Jump()
-            self.emit(code, _jump_if_false(cfn, jf), src, cond)
+            self.emit(code, _jump_if_false(self.mat(cfn), jf), src, cond)
             self.block(body, src, scope, code)
             je = _Jump()
             ends.append(je)
@@ -248,7 +259,7 @@ class Compiler:
             raise CheckError
         it, ix = scope.hidden("it"), scope.hidden("ix")
         scope.names[s.var] = elem(t)
-        self.emit(code, _for_init(fn, it, ix), src, s)
+        self.emit(code, _for_init(self.mat(fn), it, ix), src, s)
         end = _Jump()
         head = self.emit(code, _for_next(it, ix, s.var, end), src, s)
         self.block(s.body, src, scope, code)
@@ -259,7 +270,7 @@ class Compiler:
         fn, t = self.expr(s.count, src, scope)
         self.need(src, s.count, "int", t)
         cnt = scope.hidden("n")
-        self.emit(code, _set_local(cnt, fn), src, s)
+        self.emit(code, _set_local(cnt, self.mat(fn)), src, s)
         end = _Jump()
         head = self.emit(code, _countdown(cnt, end), src, s)
         self.block(s.body, src, scope, code)
@@ -271,7 +282,7 @@ class Compiler:
         guard = scope.hidden("w")
         self.emit(code, _set_local(guard, lambda st, fr: 0), src, s)
         end = _Jump()
-        head = self.emit(code, _while_head(fn, guard, end), src, s)
+        head = self.emit(code, _while_head(self.mat(fn), guard, end), src, s)
         self.block(s.body, src, scope, code)
         self.emit(code, _jump(_Jump(head)), src, s)
         end.target = len(code.instrs)
@@ -336,28 +347,40 @@ class Compiler:
         if m is None:
             self.problem(src, e, "unsupported expression")
             raise CheckError
-        return m(e, src, scope)
+        fn, t = m(e, src, scope)
+        if getattr(fn, "_g", None) is None:
+            # no source known: call the closure; it reads the locals its tree names
+            from ..program import _names_in
+            g = self.namer.embed(fn, frozenset(_names_in(e)))
+            try:
+                fn._g = g
+            except AttributeError:
+                fn = tagged(lambda st, fr, f=fn: f(st, fr), g)
+        return fn, t
 
     def x_Num(self, e, src, scope):
         v = e.value
-        return (lambda st, fr: v), "int"
+        return tag(lambda st, fr: v, repr(v)), "int"
 
     def x_Str(self, e, src, scope):
         v = e.value
-        return (lambda st, fr: v), "str"
+        return tag(lambda st, fr: v, repr(v)), "str"
 
     def x_Const(self, e, src, scope):
         v = e.value
-        return (lambda st, fr: v), ("bool" if isinstance(v, bool) else "none")
+        return tag(lambda st, fr: v, repr(v)), ("bool" if isinstance(v, bool) else "none")
 
     def x_Name(self, e, src, scope):
         name = e.id
         if name in scope.names:
             t = scope.names[name]
-            return (lambda st, fr: fr[2].get(name)), t
+            # inside a generated comprehension its variable is a Python variable
+            s = "v_" + name if name in scope.pyvars else f"L.get({name!r})"
+            return tag(lambda st, fr: fr[2].get(name), s), t
         if name in scope.card_params:
             v = scope.card_params[name]
-            return (lambda st, fr: v), ("int" if isinstance(v, int) and not isinstance(v, bool) else "any")
+            return (tagged(lambda st, fr: v, self.namer.const(v)),
+                    ("int" if isinstance(v, int) and not isinstance(v, bool) else "any"))
         special = self.B.NAMES.get(name)
         if special is not None:
             return special(self, e, src, scope)
@@ -370,22 +393,22 @@ class Compiler:
                 self.problem(src, e, f"counter {name!r} is per {cd.per}: write {name}(...)")
                 raise CheckError
             i = cd.j
-            return (lambda st, fr: st.ctr[i]), "int"
+            return tag(lambda st, fr: st.ctr[i], f"st.ctr[{i}]"), "int"
         if name in p.zone_defs:
             zd = p.zone_defs[name]
             if zd.per != "none":
                 self.problem(src, e, f"zone {name!r} is per {zd.per}: write {name}(...)")
                 raise CheckError
             z = zd.j
-            return (lambda st, fr: z), "zone"
+            return tag(lambda st, fr: z, repr(z)), "zone"
         if name in p.card_index:
             k = p.card_index[name]
-            return (lambda st, fr: k), "kind"
+            return tag(lambda st, fr: k, repr(k)), "kind"
         if name in p.loc_index:
             li = p.loc_index[name]
-            return (lambda st, fr: li), "loc"
+            return tag(lambda st, fr: li, repr(li)), "loc"
         if name in p.sides:
-            return (lambda st, fr: name), "str"
+            return tag(lambda st, fr: name, repr(name)), "str"
         if name in p.proc_sigs or name in self.B.TABLE:
             self.problem(src, e, f"{name!r} is a function: call it as {name}(...)")
             raise CheckError
@@ -402,7 +425,7 @@ class Compiler:
         if name in p.counter_defs:
             cd = p.counter_defs[name]
             idx = self.counter_index(name, e, src, scope)
-            return (lambda st, fr: st.ctr[idx(st, fr)]), "int"
+            return tagged(lambda st, fr: st.ctr[idx(st, fr)], combine("st.ctr[{0}]", self.g(idx))), "int"
         if name in p.zone_defs:
             return self.B.zone_ref(self, name, e, src, scope), "zone"
         b = self.B.TABLE.get(name)
@@ -420,7 +443,7 @@ class Compiler:
                 self.problem(src, node, f"counter {name!r} is global: write {name} without (...)")
                 raise CheckError
             i = cd.j
-            return lambda st, fr: i
+            return tag(lambda st, fr: i, repr(i))
         if len(args) != 1:
             self.problem(src, node, f"counter {name!r} is per {cd.per}: it takes 1 argument, "
                          f"found {len(args)}")
@@ -431,9 +454,10 @@ class Compiler:
         fn = self.coerce(fn, t, want)
         if cd.per == "player":
             base, stride, j = self.p.CB, self.p.NPC, cd.j
-            return lambda st, fr: base + fn(st, fr) * stride + j
-        base, stride, j = self.p.NGC, self.p.NLC, cd.j
-        return lambda st, fr: base + fn(st, fr) * stride + j
+        else:
+            base, stride, j = self.p.NGC, self.p.NLC, cd.j
+        return tagged(lambda st, fr: base + fn(st, fr) * stride + j,
+                      combine(f"({{0}} * {stride} + {base + j})", self.g(fn)))
 
     def x_Attr(self, e: A.Attr, src, scope):
         ofn, t = self.expr(e.obj, src, scope)
@@ -451,7 +475,8 @@ class Compiler:
             xs = ofn(st, fr)
             i = ifn(st, fr)
             return xs[i] if -len(xs) <= i < len(xs) else None
-        return index, elem(t)
+        h = self.namer.const(_index)
+        return tagged(index, combine(h[0] + "({0}, {1})", self.g(ofn), self.g(ifn), h)), elem(t)
 
     def x_ListExpr(self, e: A.ListExpr, src, scope):
         parts = [self.expr(x, src, scope) for x in e.items]
@@ -461,7 +486,8 @@ class Compiler:
             t = pt if i == 0 else join(t, pt)
         if t == "player" and any(pt == "kind" for _, pt in parts):
             fns = [self.coerce(f, pt, "player") for f, pt in parts]
-        return (lambda st, fr: [f(st, fr) for f in fns]), list_of(t if parts else "any")
+        g = combine("[" + ", ".join("{%d}" % i for i in range(len(fns))) + "]", *[self.g(f) for f in fns])
+        return tagged(lambda st, fr: [f(st, fr) for f in fns], g), list_of(t if parts else "any")
 
     def x_Comprehension(self, e: A.Comprehension, src, scope):
         ifn, it = self.expr(e.iterable, src, scope)
@@ -471,8 +497,13 @@ class Compiler:
         var = e.var
         prev = scope.names.get(var)
         scope.names[var] = elem(it)
-        efn, et = self.expr(e.elt, src, scope)
-        cfn = self.expr(e.cond, src, scope)[0] if e.cond is not None else None
+        saved_py = scope.pyvars
+        scope.pyvars = saved_py | {var}
+        try:
+            efn, et = self.expr(e.elt, src, scope)
+            cfn = self.expr(e.cond, src, scope)[0] if e.cond is not None else None
+        finally:
+            scope.pyvars = saved_py
         if prev is None:
             scope.names.pop(var, None)
         else:
@@ -491,30 +522,58 @@ class Compiler:
             else:
                 loc[var] = saved
             return out
+        # a native Python comprehension, unless an embedded closure reads the variable
+        ge, gi = self.g(efn), self.g(ifn)
+        gc = self.g(cfn) if cfn is not None else None
+        if (var not in ge[2] and "*" not in ge[2] and ":=" not in gi[0]
+                and (gc is None or (var not in gc[2] and "*" not in gc[2]))):
+            v = "v_" + var
+            if gi[0].startswith("list(st.zones[") and "(st" not in ge[0] and (gc is None or "(st" not in gc[0]):
+                # cards(z) copies the zone in case the body moves cards; a body that calls
+                # nothing with the state cannot, so the zone is iterated directly
+                gi = ("st.zones[" + gi[0][len("list(st.zones["):-1], gi[1], gi[2])
+            if gc is None:
+                g = combine(f"[{{0}} for {v} in {{1}}]", ge, gi)
+            else:
+                g = combine(f"[{{0}} for {v} in {{1}} if {{2}}]", ge, gi, gc)
+            g = (g[0], g[1], g[2] - {var})
+            tag(comp, *g)
         return comp, list_of(et)
 
     def x_BinOp(self, e: A.BinOp, src, scope):
         lf, lt = self.expr(e.left, src, scope)
         rf, rt = self.expr(e.right, src, scope)
         op = e.op
+        gl, gr = self.g(lf), self.g(rf)
         if op == "+" and is_list(lt) and is_list(rt) and (lt != "any" or rt != "any"):
-            return (lambda st, fr: lf(st, fr) + rf(st, fr)), join(lt, rt)
+            return tagged(lambda st, fr: lf(st, fr) + rf(st, fr), combine("({0} + {1})", gl, gr)), join(lt, rt)
         self.need(src, e.left, "int", lt)
         self.need(src, e.right, "int", rt)
         f = _ARITH[op]
-        return (lambda st, fr: f(lf(st, fr), rf(st, fr))), "int"
+        if op in ("+", "-", "*"):
+            g = combine("({0} %s {1})" % op, gl, gr)
+        else:  # division by zero gives 0
+            h = self.namer.const(f)
+            g = combine(h[0] + "({0}, {1})", gl, gr, h)
+        return tagged(lambda st, fr: f(lf(st, fr), rf(st, fr)), g), "int"
 
     def x_Neg(self, e: A.Neg, src, scope):
         f, t = self.expr(e.operand, src, scope)
         self.need(src, e.operand, "int", t)
-        return (lambda st, fr: -f(st, fr)), "int"
+        return tagged(lambda st, fr: -f(st, fr), combine("(-{0})", self.g(f))), "int"
 
     def x_Not(self, e: A.Not, src, scope):
         f, _ = self.expr(e.operand, src, scope)
-        return (lambda st, fr: not f(st, fr)), "bool"
+        return tagged(lambda st, fr: not f(st, fr), combine("(not {0})", self.g(f))), "bool"
 
     def x_BoolOp(self, e: A.BoolOp, src, scope):
         fns = [self.expr(v, src, scope)[0] for v in e.values]
+        g = combine("bool(" + f" {e.op} ".join("{%d}" % i for i in range(len(fns))) + ")",
+                    *[self.g(f) for f in fns])
+        fn, t = self._boolop(e, fns)
+        return tagged(fn, g), t
+
+    def _boolop(self, e, fns):
         if len(fns) == 2:
             a, b = fns
             if e.op == "and":
@@ -541,7 +600,8 @@ class Compiler:
         of, ot = self.expr(e.other, src, scope)
         t = join(tt, ot)
         tf, of = self.coerce(tf, tt, t), self.coerce(of, ot, t)
-        return (lambda st, fr: tf(st, fr) if cf(st, fr) else of(st, fr)), t
+        g = combine("({1} if {0} else {2})", self.g(cf), self.g(tf), self.g(of))
+        return tagged(lambda st, fr: tf(st, fr) if cf(st, fr) else of(st, fr), g), t
 
     def x_Compare(self, e: A.Compare, src, scope):
         return self.B.compare(self, e, src, scope)
@@ -557,6 +617,11 @@ class _Jump:
 
 
 _MISSING = object()
+
+
+def _index(xs, i):
+    return xs[i] if -len(xs) <= i < len(xs) else None
+
 _ARITH = {
     "+": lambda a, b: a + b,
     "-": lambda a, b: a - b,

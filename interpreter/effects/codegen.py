@@ -1,0 +1,116 @@
+"""Closures -> Python source -> one real function per statement or test.
+
+Why: a compiled expression is a tree of closures, one Python call per node; a legality test
+like `count([x for x in cards(white_slots(q)) if x.value == c.value]) < 2` costs ~10 calls
+per card and dominated random playouts (profile in benchmarks/results/). Every closure the
+compiler emits also carries its meaning as a Python expression (`fn._g = (src, env, emb)`):
+
+* `src`: text in terms of `st`, `fr` and `L` (= `fr[2]`, the frame's locals);
+* `env`: the constants the text names (`_k3`: a property table, a helper, ...);
+* `emb`: the local names read by closures embedded as constants (`_k3(st, fr)`); "*" when
+  unknown. A comprehension becomes a real Python comprehension only if no embedded closure
+  reads its variable (those read it from `L`, which the generated code never sets).
+
+At the roots (a VM instruction, a legality test, an end condition) `materialize` compiles
+the composed text once into a function; code objects are cached by text, so a warm load
+only `exec`s them. A closure without source is embedded as a constant, so anything the
+generator does not know still runs, exactly as before.
+"""
+
+from __future__ import annotations
+
+import re
+
+EMPTY: frozenset = frozenset()
+UNKNOWN: frozenset = frozenset({"*"})
+_CODE: dict[str, object] = {}  # source text -> code object (warm loads compile nothing)
+_USES_L = re.compile(r"\bL\b")
+
+
+class Namer:
+    """Constant and temporary names of one Program (numbered in compile order, so a warm
+    load of the same ruleset produces the same texts and hits the code cache)."""
+
+    def __init__(self):
+        self.n = 0
+
+    def fresh(self, base: str = "_k") -> str:
+        self.n += 1
+        return f"{base}{self.n}"
+
+    def const(self, v):
+        """A fragment naming value v (literals are written inline)."""
+        if v is None or isinstance(v, (bool, int, str)):
+            return (repr(v), None, EMPTY)
+        name = self.fresh()
+        return (name, {name: v}, EMPTY)
+
+    def embed(self, fn, emb=UNKNOWN):
+        """A fragment calling closure fn as a constant."""
+        name = self.fresh()
+        return (f"{name}(st, fr)", {name: fn}, emb)
+
+
+def tag(fn, src: str, env=None, emb=EMPTY):
+    """Attach source to closure fn; return fn."""
+    fn._g = (src, env, emb)
+    return fn
+
+
+def frag(namer: Namer, fn):
+    """The fragment of fn, embedding it when it carries none."""
+    g = getattr(fn, "_g", None)
+    if g is None:
+        g = namer.embed(fn)
+        try:
+            fn._g = g
+        except AttributeError:  # a builtin function: cannot carry attributes
+            pass
+    return g
+
+
+def combine(template: str, *frags):
+    """Fill `template` ({0}, {1}, ...) with fragments' texts; merge their constants."""
+    env: dict = {}
+    emb = EMPTY
+    for _, e, m in frags:
+        if e:
+            env.update(e)
+        if m:
+            emb = emb | m
+    return (template.format(*[f[0] for f in frags]), env or None, emb)
+
+
+def tagged(fn, g):
+    fn._g = g
+    return fn
+
+
+def _compile(text: str):
+    code = _CODE.get(text)
+    if code is None:
+        code = _CODE[text] = compile(text, "<effect>", "exec")
+    return code
+
+
+def define(g, body: str, name: str = "_f"):
+    """A real function `name(st, fr)` whose body uses {e} for the fragment's text."""
+    src, env, _ = g
+    lines = body.format(e=src)
+    pre = "    L = fr[2]\n" if _USES_L.search(lines) else ""
+    text = f"def {name}(st, fr):\n{pre}" + "".join(f"    {ln}\n" for ln in lines.split("\n"))
+    ns = dict(env) if env else {}
+    exec(_compile(text), ns)  # noqa: S102 - text built by the compiler from checked trees
+    f = ns[name]
+    f._g = g
+    return f
+
+
+def materialize(namer: Namer, fn):
+    """fn as one compiled function (itself when it is only an embedded closure)."""
+    if fn is None:
+        return None
+    g = getattr(fn, "_g", None)
+    if g is None or (g[1] and g[0] == next(iter(g[1])) + "(st, fr)"):
+        return fn
+    return define(g, "return {e}")
