@@ -345,10 +345,12 @@ def _place(st, z, kinds):
     """Scenario helper: move a card of each listed id onto z, from anywhere but z."""
     owner = st.g.zone_owner
     for k in kinds:
-        # take from a zone nobody owns first (a deck, the box), so placing cards for one
-        # player does not silently take them out of another player's hand
+        # take from a hidden zone nobody owns first (a deck, the box), then from other
+        # unowned zones (the table), last from a player's: placing cards for one player
+        # does not silently take them out of another's hand or off the table
+        vis = st.g.zone_vis
         cands = sorted((c for c in st.g.kind_instances[k] if st.where[c] != z),
-                       key=lambda c: owner[st.where[c]] >= 0)
+                       key=lambda c: (owner[st.where[c]] >= 0, vis[st.where[c]] != 2))
         for c in cands:
             ops.move(st, c, z)
             break
