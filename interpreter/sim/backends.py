@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 from collections.abc import Iterator
 
 from .runner import SimSpec, load_game, play_game, play_seeds
@@ -70,6 +71,38 @@ def _work(items: list[tuple[int, int]]) -> list[dict]:
     return play_seeds(_worker["game"], _worker["spec"], items)
 
 
+class _Interrupts:
+    """Ctrl-C as a flag while a pool runs, turned into KeyboardInterrupt at a safe point.
+
+    A KeyboardInterrupt raised inside concurrent.futures.wait can leave futures' locks held,
+    and the pool's manager thread then deadlocks at exit; so the signal only sets a flag.
+    """
+
+    def __init__(self) -> None:
+        self.hit = False
+        self.old = None
+
+    def __enter__(self):
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN):
+            self.old = signal.signal(signal.SIGINT, self._on)
+        return self
+
+    def _on(self, signum, frame) -> None:
+        self.hit = True
+
+    def check(self) -> None:
+        """Raise KeyboardInterrupt if Ctrl-C was pressed."""
+        if self.hit:
+            self.hit = False
+            raise KeyboardInterrupt
+
+    def __exit__(self, *exc) -> None:
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+            self.old = None
+
+
 def _run_pool(spec: SimSpec, seed: int, games: int, jobs: int) -> Iterator[dict]:
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -80,12 +113,28 @@ def _run_pool(spec: SimSpec, seed: int, games: int, jobs: int) -> Iterator[dict]
     ctx = multiprocessing.get_context(method)
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
                                initargs=(spec,))
+    chunks = iter(plan(seed, games, jobs))
+    pending: set = set()
+
+    def fill() -> None:  # a few chunks in flight per worker, not the whole batch
+        while len(pending) < 2 * jobs:
+            chunk = next(chunks, None)
+            if chunk is None:
+                return
+            pending.add(pool.submit(_work, chunk))
+
     try:
-        pending = {pool.submit(_work, chunk) for chunk in plan(seed, games, jobs)}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                yield from fut.result()
+        with _Interrupts() as ctrl_c:
+            fill()
+            while pending:
+                done, rest = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                pending.clear()
+                pending.update(rest)
+                ctrl_c.check()
+                fill()
+                for fut in done:
+                    yield from fut.result()
+                ctrl_c.check()
     finally:
         procs = list(getattr(pool, "_processes", {}).values())  # no public way to stop workers
         pool.shutdown(wait=False, cancel_futures=True)
