@@ -115,6 +115,16 @@ class Program:
         self.player_name_zone = rs.player_name
         self.errs = Collector()
 
+    @property
+    def rules_hash(self) -> str:
+        """The ruleset's hash, computed once: `Ruleset.hash` encodes every document, which cost
+        more than the rest of a save and a load together. The rules are final (variants
+        applied) when a Program is compiled."""
+        h = self.__dict__.get("_rules_hash")
+        if h is None:
+            h = self.__dict__["_rules_hash"] = self.rs.hash
+        return h
+
     # ---- layout ---------------------------------------------------------------------------
 
     def layout(self) -> None:

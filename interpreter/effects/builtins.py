@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..engine import ops
+from ..engine.decisions import act_options
 from . import ast as A
-from .codegen import EMPTY, combine, tag, tagged
+from .codegen import EMPTY, combine, simple, tag, tagged
 from .compile import SUSPEND, CheckError, _Jump
 from .types import accepts, elem, is_list, list_of, show
 
@@ -59,7 +60,7 @@ class Builtin:
                              f"{'s' if len(fixed) != 1 else ''}: missing {pname!r}")
                 raise CheckError
             else:
-                out.append((_const(default), _type_of_const(default)))
+                out.append((tagged(_const(default), comp.namer.const(default)), _type_of_const(default)))
                 continue
             out.append(_arg(comp, node, ptype, src, scope, self.name))
         if vararg:
@@ -80,7 +81,10 @@ class Builtin:
         impl = self.impl
         gs = [comp.g(f) for f in fns]
         inline = INLINE.get(self.name)
-        if inline is not None and len(gs) == inline[0]:
+        if self.name == "has" and len(gs) == 2:  # any card of id k in zone z, in C
+            gs.append(comp.namer.const(comp.p.card_def))
+            inline = (3, "({1} in map({2}.__getitem__, st.zones[{0}]))")
+        if inline is not None and len(gs) == inline[0] and (self.name not in _TWICE or simple(gs[0][0])):
             g = combine(inline[1], *gs)
         else:  # a call of the implementation, its arguments inline
             h = comp.namer.const(impl)
@@ -123,9 +127,10 @@ INLINE = {
     "any": (1, "any({0})"),
     "all": (1, "all({0})"),
     "abs": (1, "abs({0})"),
-    "zone_of": (1, "(None if (c := {0}) is None else st.where[c])"),
-    "at": (1, "(None if (c := {0}) is None else st.at[c])"),
+    "zone_of": (1, "(None if {0} is None else st.where[{0}])"),
+    "at": (1, "(None if {0} is None else st.at[{0}])"),
 }
+_TWICE = ("zone_of", "at")  # templates reading their argument twice
 
 
 def _arity(params) -> str:
@@ -499,11 +504,13 @@ def stmt_act(comp, b, call, var, src, scope, code):
     actions = comp.p.actions
 
     def ins(st, fr):
-        st.pending = {"k": "act", "p": pf(st, fr), "g": group, "opt": bool(optf(st, fr)), "var": target}
-        if not st.g.legal_actions(st, st.pending):
+        pend = st.pending = {"k": "act", "p": pf(st, fr), "g": group, "opt": bool(optf(st, fr)), "var": target}
+        legal = st.g.legal_actions(st, pend)
+        if not legal:
             st.pending = None
             fr[2][target] = None
             return None
+        st._opts = act_options(st, pend, legal)
         return SUSPEND
     at = comp.emit(code, ins, src, call)
 
@@ -538,13 +545,16 @@ def stmt_window(comp, b, call, var, src, scope, code):
         p = players[loc[i] % len(players)]
         loc[i] += 1
         pend = {"k": "act", "p": p, "g": group, "opt": True, "var": ans}
-        if p is None or (not askf(st, fr) and not st.g.legal_actions(st, pend)):
+        legal = None
+        if p is None or (not askf(st, fr) and not (legal := st.g.legal_actions(st, pend))):
             # nobody is asked who could only pass, unless ask_all: then everyone is asked,
             # so whether a player is asked tells the others nothing about that player's hand
             loc[passes] += 1
             fr[1] = h  # ask the next player
             return None
         st.pending = pend
+        if legal is not None:
+            st._opts = act_options(st, pend, legal)
         return SUSPEND
     h = comp.emit(code, head, src, call)
 
@@ -909,7 +919,7 @@ def _prop(comp, fn, ofn, table, cdef=None):
     o = comp.g(ofn)
     t = comp.namer.const(table)
     d = comp.namer.const(cdef) if cdef is not None else None
-    x = o[0] if o[0].startswith("v_") and o[0][2:].isidentifier() else None
+    x = o[0] if simple(o[0]) else None
     if x is None:
         x = comp.namer.fresh("_w")
         head = f"(None if ({x} := {{0}}) is None else "

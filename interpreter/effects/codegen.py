@@ -51,6 +51,16 @@ class Namer:
         return (f"{name}(st, fr)", {name: fn}, emb)
 
 
+_SIMPLE = re.compile(r"v_\w+|L\.get\('\w+'\)")
+
+
+def simple(src: str) -> bool:
+    """A text cheap to evaluate twice and free of effects (a variable): it can be
+    repeated instead of held in a `:=` temporary, which a comprehension's iterable forbids.
+    (Not a literal: `3 is None` draws a SyntaxWarning.)"""
+    return _SIMPLE.fullmatch(src) is not None
+
+
 def tag(fn, src: str, env=None, emb=EMPTY):
     """Attach source to closure fn; return fn."""
     fn._g = (src, env, emb)

@@ -57,14 +57,25 @@ def options_of(st) -> list[Option]:
             seen.add(oid)
             out.append(Option(oid, oid, (t,), v))
     else:
-        actions = st.g.actions
-        for aid, args in st.g.legal_actions(st, pend):
+        return act_options(st, pend, st.g.legal_actions(st, pend))
+    if pend.get("opt"):
+        out.append(Option("pass", "option-pass", (), None))
+    return out
+
+
+def act_options(st, pend, legal) -> list[Option]:
+    """The options of an `act` decision from its legal (action id, args) pairs. The `act`
+    and `window` instructions already enumerate them to know whether to ask at all, and
+    hand them over here (state._opts), so a decision enumerates its actions once."""
+    actions = st.g.actions
+    out = []
+    for aid, args in legal:
+        if args:
             a = actions[aid]
-            if args:
-                oid = aid + ":" + ",".join(value_id(st, v, t) for v, t in zip(args, a.arg_types))
-            else:
-                oid = aid
-            out.append(Option(oid, "action-" + aid, args, (aid, args)))
+            oid = aid + ":" + ",".join(value_id(st, v, t) for v, t in zip(args, a.arg_types))
+        else:
+            oid = aid
+        out.append(Option(oid, "action-" + aid, args, (aid, args)))
     if pend.get("opt"):
         out.append(Option("pass", "option-pass", (), None))
     return out

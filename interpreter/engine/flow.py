@@ -23,26 +23,33 @@ class EffectRuntimeError(GrimoireError):
         self.message = message
 
 
-def _step(st, codes) -> bool:
-    """Run one instruction (or pop a finished frame); False when the loop must stop."""
+def _run_top(st, codes) -> bool:
+    """Run instructions of the top frame until it finishes, pushes or pops a frame, blocks or
+    ends the game; False when it blocked. One Python call per frame, not per instruction:
+    the loop does not re-check the game between instructions of one frame."""
     stack = st.stack
     fr = stack[-1]
     code = codes[fr[0]]
-    pc = fr[1]
     instrs = code.instrs
-    if pc >= len(instrs):
-        stack.pop()
-        if fr[3] is not None and stack:
-            stack[-1][2][fr[3]] = None
-        return True
-    fr[1] = pc + 1
-    try:
-        r = instrs[pc](st, fr)
-    except GrimoireError:
-        raise
-    except Exception as e:  # a ruleset bug: report where it happened
-        raise EffectRuntimeError(code.loc(pc), f"{type(e).__name__}: {e}") from e
-    return r is not SUSPEND
+    n = len(instrs)
+    while True:
+        pc = fr[1]
+        if pc >= n:
+            stack.pop()
+            if fr[3] is not None and stack:
+                stack[-1][2][fr[3]] = None
+            return True
+        fr[1] = pc + 1
+        try:
+            r = instrs[pc](st, fr)
+        except GrimoireError:
+            raise
+        except Exception as e:  # a ruleset bug: report where it happened
+            raise EffectRuntimeError(code.loc(pc), f"{type(e).__name__}: {e}") from e
+        if r is SUSPEND:
+            return False
+        if not stack or stack[-1] is not fr or st.over:
+            return True
 
 
 def run(st) -> None:
@@ -61,46 +68,27 @@ def run(st) -> None:
             continue
         if st.names_pending and st.phase == "setup":
             _apply_names(st)
-        # the inner loop runs instructions of the top frame without re-checking the game
-        # state between them; a blocking instruction, a finished frame or a pushed frame ends it
-        fr = stack[-1]
-        code = codes[fr[0]]
-        instrs = code.instrs
-        n = len(instrs)
-        while True:
-            pc = fr[1]
-            if pc >= n:
-                stack.pop()
-                if fr[3] is not None and stack:
-                    stack[-1][2][fr[3]] = None
-                break
-            fr[1] = pc + 1
-            try:
-                r = instrs[pc](st, fr)
-            except GrimoireError:
-                raise
-            except Exception as e:  # a ruleset bug: report where it happened
-                raise EffectRuntimeError(code.loc(pc), f"{type(e).__name__}: {e}") from e
-            if r is SUSPEND:
-                return
-            if not stack or stack[-1] is not fr or st.over:
-                break
+        if not _run_top(st, codes):
+            return
 
 
-def run_sync(st, code_id: str, local: dict) -> None:
-    """Run a code unit to its end right now, on a stack of its own (it must not ask anyone)."""
+def run_sync(st, code_id: str, local: dict) -> dict:
+    """Run a code unit to its end right now, on a stack of its own (it must not ask anyone);
+    return its locals."""
     saved_stack, saved_pending = st.stack, st.pending
-    st.stack = [[code_id, 0, dict(local), None]]
+    frame = [code_id, 0, dict(local), None]
+    st.stack = [frame]
     st.pending = None
     codes = st.g.codes
     try:
         while st.stack and not st.over:
-            if not _step(st, codes):
+            if not _run_top(st, codes):
                 code = codes[st.stack[-1][0]]
                 loc = code.loc(st.stack[-1][1] - 1)
                 raise EffectRuntimeError(loc, "this code may not ask a player to decide here")
     finally:
         st.stack, st.pending = saved_stack, saved_pending
+    return frame[2]
 
 
 def advance(st) -> None:

@@ -20,7 +20,7 @@ def state_to_json(st) -> dict:
         "format": FORMAT,
         "version": VERSION,
         "ruleset": g.prog.rs.id,
-        "ruleset_hash": g.prog.rs.hash,
+        "ruleset_hash": g.prog.rules_hash,
         "players": st.n,
         "seed": st.seed,
         "zones": [list(z) for z in st.zones],
@@ -54,9 +54,10 @@ def state_from_json(game, data, file: str = "<save>"):
     rs = game.ruleset
     if data.get("ruleset") != rs.id:
         raise bad(f"this save is a game of {data.get('ruleset')!r}, not of {rs.id!r}")
-    if data.get("ruleset_hash") != rs.hash:
+    rules_hash = game.program.rules_hash if game.program.rs is rs else rs.hash
+    if data.get("ruleset_hash") != rules_hash:
         raise bad(f"this save was made with a different version of the rules of {rs.id!r} "
-                  f"(rules hash {data.get('ruleset_hash')}, now {rs.hash}); it cannot be continued")
+                  f"(rules hash {data.get('ruleset_hash')}, now {rules_hash}); it cannot be continued")
     try:
         n = int(data["players"])
         table = game.table(n)

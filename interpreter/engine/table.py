@@ -28,6 +28,7 @@ class Table:
         self.triggers = prog.triggers
         self.player_name_zone = prog.player_name_zone
         self.max_turns = prog.rs.max_turns
+        self._groups: dict[str, list] = {}
         L = len(prog.loc_ids)
         self.zone_vis, self.zone_owner, self.zone_capacity = [], [], []
         self.zone_base_name, self.zone_label, self.zone_on_empty, self.zone_loc = [], [], [], []
@@ -68,30 +69,35 @@ class Table:
                 if li is None and p is None:
                     self.start_zone.setdefault(str(s), z)
 
+    def _group(self, g: str) -> list:
+        """The actions of group g as tuples of what enumeration reads (no attribute lookups
+        per action on the hot path)."""
+        ents = self._groups.get(g)
+        if ents is None:
+            ents = self._groups[g] = [
+                (aid, a, a.kind if a.once else None, a.conds[0], len(a.arg_names),
+                 a.arg_names[0] if a.arg_names else None, a.conds[1] if len(a.conds) > 1 else None,
+                 a.arg_fns[0] if a.arg_fns else None, bool(a.arg_types) and a.arg_types[0] == "card")
+                for aid in self.groups.get(g, ()) for a in (self.actions[aid],)]
+        return ents
+
     def legal_actions(self, st, pend) -> list:
         """Every legal (action id, args) for a pending `act` decision, in declaration order."""
-        p = pend["p"]
         out: list = []
         kinds = st.kinds
-        loc = {"me": p}
+        loc = {"me": pend["p"]}
         fr = [None, 0, loc, None]
         card_def = self.card_def
-        for aid in self.groups.get(pend["g"], ()):
-            a = self.actions[aid]
-            if a.once and a.kind in kinds:
+        for aid, a, once_kind, c0, nargs, name, c1, dom, by_kind in self._groups.get(pend["g"]) or self._group(pend["g"]):
+            if once_kind is not None and once_kind in kinds:
                 continue
-            conds = a.conds
-            c0 = conds[0]
             if c0 is not None and not c0(st, fr):
                 continue
-            nargs = len(a.arg_names)
             if nargs == 0:
                 out.append((aid, ()))
             elif nargs == 1:  # the common case, without recursion
-                name = a.arg_names[0]
-                c1 = conds[1]
-                vals = a.arg_fns[0](st, fr) or ()
-                seen = set() if a.arg_types[0] == "card" else None
+                vals = dom(st, fr) or ()
+                seen = set() if by_kind else None  # copies of one card are one option
                 for v in vals:
                     if seen is not None:
                         k = card_def[v]
