@@ -214,16 +214,17 @@ def _print_summary(console, report: dict, bots) -> None:
     cmp = report.get("comparison")
     if cmp:
         t = Table(title=f"variant against base, on {cmp['paired_games']} paired seeds")
-        for col in ("side", "base", "variant", "difference", "95% CI", "McNemar p", ""):
-            t.add_column(col, justify="left" if col in ("side", "") else "right")
+        t.caption = "diff: points; p: McNemar on paired games (length: paired z)"
+        for col in ("side", "base", "variant", "diff", "95% CI", "p", "sig."):
+            t.add_column(col, justify="left" if col in ("side", "sig.") else "right", no_wrap=True)
         for side, c in cmp["by_side"].items():
             t.add_row(side, _pct(c["base"]["rate"]), _pct(c["variant"]["rate"]),
                       f"{100 * c['difference']:+.1f}", f"{100 * c['ci95'][0]:+.1f}…{100 * c['ci95'][1]:+.1f}",
-                      f"{c['mcnemar_p']:.3g}", "significant" if c["significant"] else "")
+                      f"{c['mcnemar_p']:.3g}", "yes" if c["significant"] else "")
         d = cmp["decisions"]
-        t.add_row("decisions/game", f"{d['base']:.1f}", f"{d['variant']:.1f}", f"{d['difference']:+.1f}",
+        t.add_row("length", f"{d['base']:.1f}", f"{d['variant']:.1f}", f"{d['difference']:+.1f}",
                   f"{d['ci95'][0]:+.1f}…{d['ci95'][1]:+.1f}", f"{d['p']:.3g}",
-                  "significant" if d["p"] < 0.05 else "")
+                  "yes" if d["p"] < 0.05 else "")
         console.print(t)
     if report.get("games_per_second"):
         console.print(f"  {report['seconds']:.1f} s, {report['games_per_second']:.1f} games/s "
