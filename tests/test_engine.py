@@ -194,3 +194,14 @@ def test_scenario_failure_says_what_and_actual_values(tmp_path):
     assert r.returncode == 1
     assert "wrong.yaml:5:5: expected size(deck) == 99 (left is 11, right is 99)" in r.stdout
     assert "0 passed, 1 failed" in r.stdout
+
+
+def test_determinize_depends_only_on_the_view(game):
+    """Two states a player cannot tell apart give the same sampled world for the same rng."""
+    from interpreter.engine.rng import Rng
+    st = game.new_game(seed=3, players=3)
+    w = st.determinize(0, Rng(1))
+    assert w.view(0) == st.view(0)
+    kinds = lambda s: [[s.g.card_def[c] for c in z] for z in s.zones]  # noqa: E731
+    assert kinds(st.determinize(0, Rng(5))) == kinds(w.determinize(0, Rng(5)))
+    assert st.determinize(0, Rng(5)).rng.s == w.determinize(0, Rng(5)).rng.s

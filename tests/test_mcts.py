@@ -92,23 +92,20 @@ def mcts_against_random(ruleset, players: int, games: int, **spec) -> tuple[dict
 
 
 def test_mcts_beats_random_on_high_tide():
-    # 4 players: a fair share is 25%. High Tide is mostly luck (the best simple policy, "hold
-    # 5 cards, play the highest, never wash", wins 42% against random seats); MCTS with 40
-    # iterations and full random rollouts wins about 45%, the random seats about 18% each.
-    mcts, rand, _ = mcts_against_random(HIGH_TIDE, 4, 24, budget=40)
-    assert mcts["rate"] > 0.25, (mcts, rand)
-    assert two_proportion(rand["wins"], rand["games"], mcts["wins"], mcts["games"])["p"] < 0.05
+    # 2 players, one MCTS seat rotating through the seats: a fair share is 50%. High Tide is
+    # mostly luck; MCTS with 60 iterations wins about two games in three (measured: 68%,
+    # 55.8-78.7% over 60 games). 200 games keep the test far from its threshold.
+    mcts, rand, _ = mcts_against_random(HIGH_TIDE, 2, 200, budget=60)
+    lo, _ = wilson(mcts["wins"], mcts["games"])
+    assert lo > 0.5, (mcts, rand)
+    assert two_proportion(rand["wins"], rand["games"], mcts["wins"], mcts["games"])["p"] < 0.01
 
 
 def test_mcts_beats_random_on_castle_of_the_devil():
-    try:
-        load(CASTLE)
-    except Exception as e:  # the ruleset is being written by others: say why, do not fail here
-        pytest.skip(f"castle_of_the_devil does not load right now: {str(e).splitlines()[0]}")
-    # 4 players in two societies: a random seat's society wins half the games
-    mcts, rand, results = mcts_against_random(CASTLE, 4, 14, budget=20, depth=10)
-    errors = [r for r in results if r["reason"] == "error"]
-    if errors:
-        pytest.skip(f"castle_of_the_devil stopped {len(errors)} games: {errors[0]['error']}")
-    lo, _ = wilson(mcts["wins"], mcts["games"])
-    assert lo > 0.5, (mcts, rand)
+    # 4 players in two societies: a random seat's society wins about half the games; one MCTS
+    # seat (20 iterations, rollouts cut at depth 10 and scored by the ruleset's `evaluate`)
+    # wins about two in three (measured: 67.5% against 43.3% for the random seats, 40 games).
+    mcts, rand, results = mcts_against_random(CASTLE, 4, 80, budget=20, depth=10)
+    assert not [r for r in results if r["reason"] == "error"], "no game may stop on a rules error"
+    assert two_proportion(rand["wins"], rand["games"], mcts["wins"], mcts["games"])["p"] < 0.01, (mcts, rand)
+    assert mcts["rate"] > 0.55, (mcts, rand)

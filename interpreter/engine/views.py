@@ -76,7 +76,9 @@ def determinize(st, p: int, rng) -> object:
             continue
         cards = [c for _, _, c in places]
         masks = [s.seen[c] for c in cards]
-        new = cards[:]
+        # start from an order p could know (by card kind), so the sample depends only on
+        # p's view and on rng, never on where the hidden cards really are
+        new = sorted(cards, key=lambda c: (cdef[c], c))
         rng.shuffle(new)
         for (z, i, old), c, m in zip(places, new, masks):
             s.zones[z][i] = c
@@ -86,7 +88,7 @@ def determinize(st, p: int, rng) -> object:
             s.seen[s.zones[z][i]] = m
     if mapping:
         _remap_references(s, mapping)
-    s.rng = Rng(rng.below(1 << 62) ^ st.rng.s)
+    s.rng = Rng(rng.below(1 << 62))  # the future, too, is what p cannot know
     s._opts = None
     return s
 
