@@ -171,3 +171,31 @@ def test_action_log_hides_cards_the_reader_cannot_see(tmp_path):
     full, hidden = [e for e in st.log if e[0] == "act"][-2:]
     assert full[3] & 0b110 == 0b110 and not full[3] & 0b001, "giver and receiver read the card"
     assert hidden[1][2] is None and hidden[3] & 0b001 and hidden[3] & SPECTATOR
+
+
+def test_a_game_without_a_log_is_the_same_game(tmp_path):
+    """Simulations keep no log (record=False) and skip computing log arguments, except those
+    that change the state or draw chance: the game itself must not differ."""
+    g = make(tmp_path, """
+        counters:
+          total: {max: 10000}
+        turn: |
+          log(rolled, player: me, n: roll(6))
+          total += roll(6)
+          log(top_card, c: top(deck))
+          if turn_number > 20:
+            end(done, [])
+        """)
+    from interpreter.bots import make_bot
+
+    def play(record):
+        st = g.new_game(seed=4, players=3, record=record)
+        bot = make_bot("random", 4)
+        while not st.over:
+            st.apply_in_place(bot.choose(st))
+        d = st.to_json()
+        return d.pop("log"), d.pop("history"), d
+    log_on, _, with_log = play(True)
+    log_off, _, without = play(False)
+    assert log_on and not log_off
+    assert with_log == without

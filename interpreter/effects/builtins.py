@@ -747,6 +747,26 @@ fn("run", [("x", "any", R), ("hook", "ident", R), ("args", "*any", R)], "any", b
 fn("emit", [("event", "ident", R), ("args", "*any", R)], "none", blocking=True, stmt=stmt_emit)
 
 
+IMPURE = frozenset({"roll", "random", "move", "move_all", "draw", "shuffle", "reveal", "move_to",
+                    "end", "check_end", "end_turn", "place", "give"})
+
+
+def _calls(node, names) -> bool:
+    """Does an expression call one of `names` anywhere inside it?"""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Call) and n.func in names:
+            return True
+        if isinstance(n, A.Node):
+            stack.extend(v for v in vars(n).values() if isinstance(v, (A.Node, list, tuple, dict)))
+        elif isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+    return False
+
+
 def _log_bind(comp, call, src, scope):
     """log(event, args..., name: value, to: players): positional args are named after the
     variable written (log(drew, me) gives $me) or argN; keyword args by their keyword."""
@@ -776,8 +796,13 @@ def _log_bind(comp, call, src, scope):
     comp.p.events_logged.setdefault(_ident(ev), set()).update(names)
     event = _ident(ev)
 
+    # When the game keeps no log (simulations), arguments are not even computed, unless one
+    # of them changes the state or draws chance (then skipping it would change the game).
+    impure = any(_calls(node, IMPURE) for node in list(call.args[1:]) + list(call.kwargs.values()))
+
     def log(st, fr):
-        st.log_event(event, [f(st, fr) for f in fns], to_f(st, fr), types, names)
+        if st.record or impure:
+            st.log_event(event, [f(st, fr) for f in fns], to_f(st, fr), types, names)
     return log, "none"
 
 
