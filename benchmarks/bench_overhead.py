@@ -98,7 +98,7 @@ won = w > b
 def camelot_scoring(game):
     st = game.new_game(seed=3, players=5, record=False)
     lay = Layout(st)
-    l = lay.p.loc_index["quest_lancelot"]
+    l = lay.p.loc_index["quest_lancelot"]  # noqa: E741 - a location, as in the ruleset
     bs, ws = lay.zone("black_slots", l), lay.zone("white_slots", l)
     blacks = [c for c in range(len(st.where)) if lay.p.kind_props["value"][st.g.card_def[c]]
               and lay.p.kind_sets[st.g.card_def[c]] == "black"][:4]
@@ -147,7 +147,7 @@ white_sword(l.win_swords)
 def camelot_spoils(game):
     st = game.new_game(seed=4, players=3, record=False)
     lay = Layout(st)
-    l = lay.p.loc_index["quest_grail"]
+    l = lay.p.loc_index["quest_grail"]  # noqa: E741 - a location, as in the ruleset
     present = [0, 1, 2]
     for p in present:
         st.ctr[lay.ctr("life", p)] = 2

@@ -4,9 +4,9 @@ Pipeline: load (YAML + positions) -> overlay (variants) -> validate (JSON Schema
 (Ruleset) -> compile (effects to closures) -> engine (State, decisions, views).
 """
 
+from .engine.state import Decision, Option, State
 from .errors import GrimoireError, Loc, Problem, Refusal, RulesetError, format_problems
 from .game import Game, load
-from .engine.state import Decision, Option, State
 
 __all__ = ["Decision", "Game", "GrimoireError", "Loc", "Option", "Problem", "Refusal",
            "RulesetError", "State", "format_problems", "load"]

@@ -11,7 +11,6 @@ import argparse
 import importlib
 import json
 import os
-import random
 import sys
 import time
 from pathlib import Path

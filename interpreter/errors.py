@@ -20,7 +20,7 @@ class Loc:
     line: int = 0
     col: int = 0
 
-    def shifted(self, line_off: int, col: int) -> "Loc":
+    def shifted(self, line_off: int, col: int) -> Loc:
         """Return a location `line_off` lines below this one, at column `col`."""
         return Loc(self.file, self.line + line_off, col)
 

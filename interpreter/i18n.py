@@ -401,7 +401,8 @@ class Text:
             t = types[i] if i < len(types) else "any"
             name = names[i] if i < len(names) else f"arg{i + 1}"
             # a variable the message selects on by string key gets the raw string (`[left]`)
-            vals[name] = v if name in raw and isinstance(v, str) else self.value(st, v, t, name in used and ev not in ("act", "chose", "game_over"))
+            record = name in used and ev not in ("act", "chose", "game_over")
+            vals[name] = v if name in raw and isinstance(v, str) else self.value(st, v, t, record)
         if ev == "act":
             aid = args[1]
             a = self.prog.actions.get(aid)

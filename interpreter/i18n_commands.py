@@ -357,7 +357,7 @@ def cmd_export(args) -> int:
             path = out / f"{lang}.ftl"
         else:
             if lang == "en":
-                text = to_po(en, {}, {}, "en", root.name, en_lines).replace("msgid \"\"\nmsgstr \"\"", "msgid \"\"\nmsgstr \"\"", 1)
+                text = to_po(en, {}, {}, "en", root.name, en_lines)
                 path = out / f"{root.name}.pot"
             else:
                 text = to_po(en, msgs, sources, lang, root.name, en_lines)

@@ -16,7 +16,7 @@ from .effects.codegen import combine, tagged
 from .effects.compile import Code, Compiler, Scope, Source
 from .effects.types import elem
 from .errors import Collector
-from .model import Item, Ruleset, parse_signature, parse_typed_signature
+from .model import Item, Ruleset, parse_typed_signature
 
 VIS = {"public": 0, "owner": 1, "hidden": 2}
 

@@ -9,8 +9,8 @@ import json
 import random
 from pathlib import Path
 
-from interpreter.game import RULESETS, load
 from interpreter.engine.persist import state_from_json
+from interpreter.game import RULESETS, load
 
 MAX_DECISIONS = 50_000
 

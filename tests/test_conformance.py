@@ -6,9 +6,16 @@ import os
 import random
 
 import pytest
-
-from conformance import (canonical, clone_independent, load_shipped, play_random, replay,
-                         roundtrip_continues, shipped_rulesets, view_non_interference)
+from conformance import (
+    canonical,
+    clone_independent,
+    load_shipped,
+    play_random,
+    replay,
+    roundtrip_continues,
+    shipped_rulesets,
+    view_non_interference,
+)
 
 GAMES = int(os.environ.get("GRIMOIRE_CONFORMANCE_GAMES", "2"))
 CASES = []

@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from langkit import evaluate, state
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "effect-language.md"

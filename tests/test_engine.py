@@ -10,7 +10,6 @@ import pytest
 
 import interpreter
 from interpreter.errors import Refusal, RulesetError
-from interpreter.game import RULESETS
 
 
 @pytest.fixture(scope="module")

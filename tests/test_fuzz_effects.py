@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from langkit import raw_problems as problems
 
 from interpreter.game import RULESETS
 from interpreter.load import load_ruleset_files
-from langkit import raw_problems as problems
 
 SNIPPETS = []
 for d in sorted(RULESETS.iterdir()):

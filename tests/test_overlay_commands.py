@@ -243,7 +243,8 @@ def test_explain_a_removed_value(tmp_variants, capsys):
 @pytest.mark.parametrize("path, message", [
     ("params.goals", "error: no param 'goals'; did you mean 'goal'?\n"),
     ("cardz.pearl", "error: no section 'cardz'; did you mean 'cards'?\n"),
-    ("cards.pearl.worth", "error: cards.pearl.worth: no such value in 'pearl' (it has: set, count, props, params, effects)\n"),
+    ("cards.pearl.worth",
+     "error: cards.pearl.worth: no such value in 'pearl' (it has: set, count, props, params, effects)\n"),
 ])
 def test_explain_unknown_paths(tmp_variants, capsys, path, message):
     code, out, err = run(capsys, "explain", HIGH_TIDE, path)

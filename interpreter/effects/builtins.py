@@ -8,8 +8,8 @@ Blocking built-ins (choose, act, window, run, emit) compile to VM instructions i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..engine import ops
 from ..engine.decisions import act_options
@@ -971,7 +971,6 @@ def compare(comp, e: A.Compare, src, scope):
     lf, lt = comp.expr(e.left, src, scope)
     rf, rt = comp.expr(e.right, src, scope)
     op = e.op
-    cdef = comp.p.card_def
     if op in ("in", "not in"):
         if not is_list(rt):
             comp.problem(src, e.right, f"'{op}' needs a list on the right, found {show(rt)}")

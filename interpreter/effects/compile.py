@@ -423,7 +423,6 @@ class Compiler:
                          f"as a statement or as 'x = {name}(...)'")
             raise CheckError
         if name in p.counter_defs:
-            cd = p.counter_defs[name]
             idx = self.counter_index(name, e, src, scope)
             return tagged(lambda st, fr: st.ctr[idx(st, fr)], combine("st.ctr[{0}]", self.g(idx))), "int"
         if name in p.zone_defs:

@@ -8,7 +8,7 @@ message a rules author can act on, never a raw token dump.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
@@ -37,7 +37,7 @@ class _Indenter(Indenter):
     tab_len = 8
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parser() -> Lark:
     return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", start=["block", "expression"],
                 postlex=_Indenter(), propagate_positions=True, maybe_placeholders=True,

@@ -52,7 +52,7 @@ class State:
     # ---- construction ---------------------------------------------------------------------
 
     @classmethod
-    def new(cls, table, seed: int, names: list | None = None, record: bool = True) -> "State":
+    def new(cls, table, seed: int, names: list | None = None, record: bool = True) -> State:
         from .rng import seed_state
         st = cls.__new__(cls)
         st.g = table
@@ -89,7 +89,7 @@ class State:
         flow.run(st)
         return st
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """An independent copy (static tables shared, log shared copy-on-write)."""
         s = State.__new__(State)
         s.g = self.g
@@ -141,7 +141,7 @@ class State:
         prompt = pend.get("prompt") or ("act-" + pend["g"] if pend["k"] == "act" else "choose")
         return Decision(pend["p"], prompt, pend["k"], self.options())
 
-    def apply(self, option_id) -> "State | Refusal":
+    def apply(self, option_id) -> State | Refusal:
         """Return the state after choosing option_id; a Refusal leaves this state unchanged."""
         opt = self.find_option(option_id)
         if isinstance(opt, Refusal):
@@ -158,7 +158,7 @@ class State:
         self._take(opt)
         return None
 
-    def find_option(self, option_id) -> "Option | Refusal":
+    def find_option(self, option_id) -> Option | Refusal:
         """The option an id (or a unique prefix of an id) names, or a Refusal."""
         if self.over or self.pending is None:
             return Refusal("the game is over; there is nothing to decide", option_id)
@@ -244,7 +244,7 @@ class State:
         from .views import view
         return view(self, player)
 
-    def determinize(self, player: int, rng) -> "State":
+    def determinize(self, player: int, rng) -> State:
         from .views import determinize
         return determinize(self, player, rng)
 

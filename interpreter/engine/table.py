@@ -88,7 +88,8 @@ class Table:
         loc = {"me": pend["p"]}
         fr = [None, 0, loc, None]
         card_def = self.card_def
-        for aid, a, once_kind, c0, nargs, name, c1, dom, by_kind in self._groups.get(pend["g"]) or self._group(pend["g"]):
+        group = self._groups.get(pend["g"]) or self._group(pend["g"])
+        for aid, a, once_kind, c0, nargs, name, c1, dom, by_kind in group:
             if once_kind is not None and once_kind in kinds:
                 continue
             if c0 is not None and not c0(st, fr):
