@@ -875,16 +875,8 @@ def zone_ref(comp, name, node: A.Call, src, scope):
     if len(node.args) != 1 or node.kwargs:
         comp.problem(src, node, f"zone {name!r} is per {zd.per}: it takes 1 argument, found {len(node.args)}")
         raise CheckError
-    want = "player" if zd.per == "player" else "loc"
-    fn_, t = comp.expr(node.args[0], src, scope)
-    comp.need(src, node.args[0], want, t)
-    fn_ = comp.coerce(fn_, t, want)
-    if zd.per == "player":
-        base, stride, j = comp.p.PB, comp.p.NPZ, zd.j
-    else:
-        base, stride, j = comp.p.NGZ, comp.p.NLZ, zd.j
-    return tagged(lambda st, fr: base + fn_(st, fr) * stride + j,
-                  combine(f"({{0}} * {stride} + {base + j})", comp.g(fn_)))
+    p = comp.p
+    return comp.slot_index(node.args[0], zd.per, (p.PB, p.NPZ), (p.NGZ, p.NLZ), zd.j, src, scope)
 
 
 def attribute(comp, ofn, t, e: A.Attr, src, scope):

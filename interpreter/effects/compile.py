@@ -447,14 +447,17 @@ class Compiler:
             self.problem(src, node, f"counter {name!r} is per {cd.per}: it takes 1 argument, "
                          f"found {len(args)}")
             raise CheckError
-        want = "player" if cd.per == "player" else "loc"
-        fn, t = self.expr(args[0], src, scope)
-        self.need(src, args[0], want, t)
+        p = self.p
+        return self.slot_index(args[0], cd.per, (p.CB, p.NPC), (p.NGC, p.NLC), cd.j, src, scope)
+
+    def slot_index(self, node, per: str, player_layout, loc_layout, j: int, src, scope):
+        """The flat index of a per-player or per-location zone or counter: the owner's block
+        starts at base + owner * stride (see program.py's layouts), and this one is the j-th."""
+        want = "player" if per == "player" else "loc"
+        fn, t = self.expr(node, src, scope)
+        self.need(src, node, want, t)
         fn = self.coerce(fn, t, want)
-        if cd.per == "player":
-            base, stride, j = self.p.CB, self.p.NPC, cd.j
-        else:
-            base, stride, j = self.p.NGC, self.p.NLC, cd.j
+        base, stride = player_layout if per == "player" else loc_layout
         return tagged(lambda st, fr: base + fn(st, fr) * stride + j,
                       combine(f"({{0}} * {stride} + {base + j})", self.g(fn)))
 
