@@ -60,6 +60,7 @@ class ActionDef:
     code_id: str
     item: Item
     conds: list = field(default_factory=list)  # per number of bound args: the test to pass then
+    public: bool = False  # the log shows its cards to everyone (played face up, then discarded)
 
 
 @dataclass
@@ -432,7 +433,7 @@ class Program:
         self.actions[aid] = ActionDef(aid, str(v.get("group", "main")), str(v.get("kind", aid)),
                                       bool(v.get("once_per_turn", False)), bool(v.get("free", False)),
                                       bool(v.get("private", False)), names, fns, types, when, code_id, item,
-                                      conds)
+                                      conds, public=bool(v.get("public", False)))
 
 
 def _names_in(node) -> set:

@@ -159,6 +159,7 @@ def test_action_log_hides_cards_the_reader_cannot_see(tmp_path):
         actions:
           show: {group: main, args: {c: "cards(hand(me))"}, effect: "move(c, table)"}
           slip: {group: main, args: {c: "cards(hand(me))"}, effect: "move(c, hand(next(me)))"}
+          burn: {group: main, public: true, args: {c: "cards(hand(me))"}, effect: "move(c, deck)"}
         setup: "for p in players: draw(deck, hand(p), 2)"
         turn: "act(me, main)"
         """))
@@ -171,6 +172,9 @@ def test_action_log_hides_cards_the_reader_cannot_see(tmp_path):
     full, hidden = [e for e in st.log if e[0] == "act"][-2:]
     assert full[3] & 0b110 == 0b110 and not full[3] & 0b001, "giver and receiver read the card"
     assert hidden[1][2] is None and hidden[3] & 0b001 and hidden[3] & SPECTATOR
+    st = st.apply("burn:coin")
+    burned = [e for e in st.log if e[0] == "act"][-1]
+    assert burned[3] == -1 and burned[1][2] is not None, "a public action shows its card to all"
 
 
 def test_a_game_without_a_log_is_the_same_game(tmp_path):

@@ -119,7 +119,7 @@ def take(st, opt: Option) -> None:
         # the table is public; a card offered face down is not): log it for the actor now,
         # and let a frame under the action's own settle the readers when it is done.
         st.log_event("act", [p, aid, *args], [p], types, names)
-        if any(t == "card" for t in a.arg_types):
+        if not a.public and any(t == "card" for t in a.arg_types):
             st.stack.append([ACT_LOG, 0, {"i": len(st.log) - 1}, None])
         else:
             st.log[-1] = st.log[-1][:3] + [-1] + st.log[-1][4:]
