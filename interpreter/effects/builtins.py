@@ -12,11 +12,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..engine import ops
-from ..engine.decisions import act_options
 from . import ast as A
+from .blocking import (  # the blocking built-ins, registered in the table below
+    _ident,
+    stmt_act,
+    stmt_choose,
+    stmt_choose_many,
+    stmt_emit,
+    stmt_run,
+    stmt_window,
+)
 from .codegen import EMPTY, combine, simple, tag, tagged
-from .compile import SUSPEND, CheckError, _Jump
-from .types import accepts, elem, is_list, list_of, show
+from .compile import CheckError
+from .types import accepts, elem, is_list, show
 
 REQ = object()  # marks a required parameter
 NOARG = object()  # an optional parameter left out (the implementation sees this sentinel)
@@ -170,9 +178,6 @@ def _arg(comp, node, ptype, src, scope, fname):
         raise CheckError
     return comp.coerce(fn, t, ptype), t
 
-
-def _ident(bound_item) -> str:
-    return bound_item[1][6:]
 
 
 # ---- player helpers ---------------------------------------------------------------------------
@@ -379,293 +384,6 @@ def _elem_of_first(types):
 
 def _first(types):
     return types[0] if types else "any"
-
-
-# ---- blocking built-ins -------------------------------------------------------------------------
-
-def _item_type(comp, call, t, src):
-    et = elem(t)
-    if et == "kind":
-        comp.problem(src, call, "choose() offers card ids here; offer cards from a zone "
-                     "(cards(z)) or strings instead")
-        raise CheckError
-    return et
-
-
-def stmt_choose(comp, b, call, var, src, scope, code):
-    bound = b.bind_compiled(comp, call, src, scope)
-    (pf, _), (xf, xt), (prompt, _), (optf, _) = bound
-    if not is_list(xt):
-        comp.problem(src, call.args[1] if len(call.args) > 1 else call,
-                     f"choose() offers a list, found {show(xt)}")
-        raise CheckError
-    et = _item_type(comp, call, xt, src)
-    prompt_id = _ident(bound[2]) if bound[2][1].startswith("ident:") else "choose"
-    comp.p.prompts.add(prompt_id)
-    target = var or scope.hidden("ans")
-
-    def ins(st, fr):
-        items = list(xf(st, fr))
-        opt = bool(optf(st, fr))
-        if not items:
-            fr[2][target] = None
-            return None
-        p = pf(st, fr)
-        if et == "card":
-            _show_to(st, items, p)
-        st.pending = {"k": "choose", "p": p, "items": items, "t": et,
-                      "prompt": prompt_id, "opt": opt, "var": target}
-        return SUSPEND
-    comp.emit(code, ins, src, call)
-    return et
-
-
-def stmt_choose_many(comp, b, call, var, src, scope, code):
-    bound = b.bind_compiled(comp, call, src, scope)
-    (pf, _), (xf, xt), (kf, _), (prompt, _), (minf, mint) = bound
-    et = _item_type(comp, call, xt, src)
-    prompt_id = _ident(bound[3]) if bound[3][1].startswith("ident:") else "choose"
-    comp.p.prompts.add(prompt_id)
-    target = var or scope.hidden("many")
-    items_v, picked_v, ans_v, k_v, min_v = (scope.hidden(x) for x in ("items", "picked", "ans", "k", "min"))
-    scope.names[items_v] = xt
-    scope.names[picked_v] = list_of(et)
-
-    def init(st, fr):
-        loc = fr[2]
-        loc[items_v] = list(xf(st, fr))
-        loc[picked_v] = []
-        k = kf(st, fr)
-        loc[k_v] = k
-        m = minf(st, fr)
-        loc[min_v] = k if m is None or m < 0 else min(m, k)
-    comp.emit(code, init, src, call)
-    end = _Jump()
-
-    def head(st, fr):
-        loc = fr[2]
-        picked, items = loc[picked_v], loc[items_v]
-        if len(picked) >= loc[k_v] or not items:
-            loc[target] = picked
-            fr[1] = end.target
-            return None
-        p = pf(st, fr)
-        if et == "card":
-            _show_to(st, items, p)
-        st.pending = {"k": "choose", "p": p, "items": items, "t": et, "prompt": prompt_id,
-                      "opt": len(picked) >= loc[min_v], "var": ans_v}
-        return SUSPEND
-    h = comp.emit(code, head, src, call)
-
-    def after(st, fr):
-        loc = fr[2]
-        a = loc.pop(ans_v, None)
-        if a is None:
-            loc[target] = loc[picked_v]
-            fr[1] = end.target
-            return None
-        loc[picked_v] = loc[picked_v] + [a]
-        items = list(loc[items_v])
-        items.remove(a)
-        loc[items_v] = items
-        fr[1] = h
-        return None
-    comp.emit(code, after, src, call)
-    end.target = len(code.instrs)
-    return list_of(et)
-
-
-def _show_to(st, cards, p) -> None:
-    """A player offered cards to choose from sees them (until they move)."""
-    if p is None:
-        return
-    bit = 1 << p
-    seen = st.seen
-    for c in cards:
-        seen[c] |= bit
-
-
-def _check_group(comp, bound_item, call, src):
-    g = _ident(bound_item)
-    if g not in comp.p.groups:
-        import difflib
-        close = difflib.get_close_matches(g, list(comp.p.groups), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        comp.problem(src, call, f"no action belongs to group {g!r}{hint}")
-        raise CheckError
-    return g
-
-
-def stmt_act(comp, b, call, var, src, scope, code):
-    bound = b.bind_compiled(comp, call, src, scope)
-    (pf, _), gb, (optf, _) = bound
-    group = _check_group(comp, gb, call, src)
-    target = var or scope.hidden("act")
-    actions = comp.p.actions
-
-    def ins(st, fr):
-        pend = st.pending = {"k": "act", "p": pf(st, fr), "g": group, "opt": bool(optf(st, fr)), "var": target}
-        legal = st.g.legal_actions(st, pend)
-        if not legal:
-            st.pending = None
-            fr[2][target] = None
-            return None
-        st._opts = act_options(st, pend, legal)
-        return SUSPEND
-    at = comp.emit(code, ins, src, call)
-
-    def again(st, fr):  # a free action asks the question again
-        a = fr[2].get(target)
-        if a is not None and actions[a].free:
-            fr[1] = at
-    comp.emit(code, again, src, call)
-    return "str"
-
-
-def stmt_window(comp, b, call, var, src, scope, code):
-    bound = b.bind_compiled(comp, call, src, scope)
-    (psf, _), gb, (untilf, _), (askf, _) = bound
-    group = _check_group(comp, gb, call, src)
-    ps, i, passes, ans = (scope.hidden(x) for x in ("wps", "wi", "wpass", "wans"))
-
-    def init(st, fr):
-        loc = fr[2]
-        loc[ps] = list(psf(st, fr))
-        loc[i] = 0
-        loc[passes] = 0
-    comp.emit(code, init, src, call)
-    end = _Jump()
-
-    def head(st, fr):
-        loc = fr[2]
-        players = loc[ps]
-        if not players or loc[passes] >= len(players) or untilf(st, fr):
-            fr[1] = end.target
-            return None
-        p = players[loc[i] % len(players)]
-        loc[i] += 1
-        pend = {"k": "act", "p": p, "g": group, "opt": True, "var": ans}
-        legal = None
-        if p is None or (not askf(st, fr) and not (legal := st.g.legal_actions(st, pend))):
-            # nobody is asked who could only pass, unless ask_all: then everyone is asked,
-            # so whether a player is asked tells the others nothing about that player's hand
-            loc[passes] += 1
-            fr[1] = h  # ask the next player
-            return None
-        st.pending = pend
-        if legal is not None:
-            st._opts = act_options(st, pend, legal)
-        return SUSPEND
-    h = comp.emit(code, head, src, call)
-
-    def after(st, fr):
-        loc = fr[2]
-        if loc.pop(ans, None) is None:
-            loc[passes] += 1
-        else:
-            loc[passes] = 0
-        fr[1] = h
-    comp.emit(code, after, src, call)
-    end.target = len(code.instrs)
-    return "none"
-
-
-def stmt_run(comp, b, call, var, src, scope, code):
-    bound = b.bind_compiled(comp, call, src, scope)
-    (xf, xt), hb, *rest = bound
-    hook = _ident(hb)
-    arg_fns = [f for f, _ in rest]
-    p = comp.p
-    arity = p.hook_arity.get(hook)
-    if arity is None:
-        comp.problem(src, call, f"no card or location has a hook named {hook!r}")
-        raise CheckError
-    if arity != len(arg_fns):
-        comp.problem(src, call, f"hook {hook!r} takes {arity} argument{'s' if arity != 1 else ''}, "
-                     f"found {len(arg_fns)}")
-        raise CheckError
-    if xt not in ("card", "loc", "kind", "any", "none"):
-        comp.problem(src, call, f"run() needs a card or a location, found {show(xt)}")
-        raise CheckError
-    is_loc = xt == "loc"
-    is_kind = xt == "kind"
-
-    def ins(st, fr):
-        x = xf(st, fr)
-        if x is None:
-            return None
-        g = st.g
-        if is_loc:
-            entry = g.loc_hooks[x].get(hook)
-            base = {"here": x}
-        else:
-            entry = g.kind_hooks[x if is_kind else g.card_def[x]].get(hook)
-            base = {"this": x}
-        if entry is None:
-            return None
-        code_id, params = entry
-        loc = dict(zip(params, [f(st, fr) for f in arg_fns]))
-        loc.update(base)
-        loc["me"] = fr[2].get("me")
-        st.stack.append([code_id, 0, loc, var])
-        return None
-    comp.emit(code, ins, src, call)
-    return "any"
-
-
-def stmt_emit(comp, b, call, var, src, scope, code):
-    bound = b.bind_compiled(comp, call, src, scope)
-    ev = _ident(bound[0])
-    arg_fns = [f for f, _ in bound[1:]]
-    comp.p.events_emitted.add(ev)
-
-    def ins(st, fr):
-        trig = st.g.triggers.get(ev)
-        if not trig:
-            return None
-        vals = [f(st, fr) for f in arg_fns]
-        me = fr[2].get("me")
-        for code_id, names in reversed(trig):
-            loc = dict(zip(names, vals))
-            loc["me"] = me
-            st.stack.append([code_id, 0, loc, None])
-        return None
-    comp.emit(code, ins, src, call)
-    return "none"
-
-
-def compile_proc_call(comp, call, var, src, scope, code):
-    p = comp.p
-    params = p.proc_sigs[call.func]
-    if call.kwargs:
-        k = next(iter(call.kwargs))
-        comp.problem(src, call, f"procedure {call.func}() takes positional arguments only, found {k}:")
-        raise CheckError
-    if len(call.args) != len(params):
-        comp.problem(src, call, f"{call.func}() takes {len(params)} argument"
-                     f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), found {len(call.args)}")
-        raise CheckError
-    types = p.proc_types.get(call.func) or ["any"] * len(params)
-    fns = []
-    for a, want in zip(call.args, types):
-        f, t = comp.expr(a, src, scope)
-        if want != "any" and not accepts(want, t):
-            comp.problem(src, a, f"{call.func}() expects {show(want)} for {params[len(fns)]!r}, found {show(t)}")
-            raise CheckError
-        fns.append(comp.mat(comp.coerce(f, t, want)))
-    code_id = "proc:" + call.func
-    names = list(params)
-
-    def ins(st, fr):
-        loc = dict(zip(names, [f(st, fr) for f in fns]))
-        cur = fr[2]
-        for k in ("me", "this", "here"):
-            if k in cur and k not in loc:
-                loc[k] = cur[k]
-        st.stack.append([code_id, 0, loc, var])
-        return None
-    comp.emit(code, ins, src, call)
-    return p.proc_ret.get(call.func, "any")
 
 
 # ---- the table ------------------------------------------------------------------------------

@@ -297,7 +297,8 @@ class Compiler:
 
     def blocking_call(self, call: A.Call, var, src, scope, code) -> str:
         if call.func in self.p.proc_sigs:
-            return self.B.compile_proc_call(self, call, var, src, scope, code)
+            from .blocking import compile_proc_call  # blocking imports this module
+            return compile_proc_call(self, call, var, src, scope, code)
         b = self.B.TABLE[call.func]
         return b.make_stmt(self, call, var, src, scope, code)
 
