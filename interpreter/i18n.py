@@ -433,10 +433,6 @@ def _engine_messages(lang: str):
     return _engine_cache[lang]
 
 
-def unused(_: Loc) -> None:  # pragma: no cover - keeps Loc imported for type readers
-    return None
-
-
 def fluent_problems(ruleset_dir: Path) -> list[Problem]:
     """Fluent syntax errors in a ruleset's locale files, each at its file:line."""
     out: list[Problem] = []

@@ -8,7 +8,6 @@ import sys
 
 import pytest
 
-import interpreter
 from interpreter.errors import Refusal, RulesetError
 
 
@@ -59,7 +58,6 @@ def test_unique_prefix_selects_option(game):
 def test_same_seed_same_game(game):
     def play(seed):
         st = game.new_game(seed=seed, players=4)
-        bot = interpreter.bots.make_bot("random", seed) if hasattr(interpreter, "bots") else None
         from interpreter.bots import make_bot
         bot = make_bot("random", seed)
         while not st.is_over():
