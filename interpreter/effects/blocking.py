@@ -140,7 +140,7 @@ def stmt_act(comp, b, call, var, src, scope, code):
 
     def ins(st, fr):
         pend = st.pending = {"k": "act", "p": pf(st, fr), "g": group, "opt": bool(optf(st, fr)), "var": target}
-        legal = st.g.legal_actions(st, pend)
+        legal = st.g.legal_options(st, pend)
         if not legal:
             st.pending = None
             fr[2][target] = None
@@ -181,7 +181,7 @@ def stmt_window(comp, b, call, var, src, scope, code):
         loc[i] += 1
         pend = {"k": "act", "p": p, "g": group, "opt": True, "var": ans}
         legal = None
-        if p is None or (not askf(st, fr) and not (legal := st.g.legal_actions(st, pend))):
+        if p is None or (not askf(st, fr) and not (legal := st.g.legal_options(st, pend))):
             # nobody is asked who could only pass, unless ask_all: then everyone is asked,
             # so whether a player is asked tells the others nothing about that player's hand
             loc[passes] += 1

@@ -24,6 +24,7 @@ import re
 EMPTY: frozenset = frozenset()
 UNKNOWN: frozenset = frozenset({"*"})
 _CODE: dict[str, object] = {}  # source text -> code object (warm loads compile nothing)
+SOURCES: dict[str, str] = {}  # "<effect N>" -> its text: profiles name each generated function apart
 _USES_L = re.compile(r"\bL\b")
 
 
@@ -99,7 +100,9 @@ def tagged(fn, g):
 def _compile(text: str):
     code = _CODE.get(text)
     if code is None:
-        code = _CODE[text] = compile(text, "<effect>", "exec")
+        name = f"<effect {len(_CODE)}>"
+        SOURCES[name] = text
+        code = _CODE[text] = compile(text, name, "exec")
     return code
 
 

@@ -44,86 +44,95 @@ def value_id(st, v, t: str) -> str:
     return str(v)
 
 
+_new = tuple.__new__  # Option(...) without the NamedTuple constructor's extra call
+PASS = Option("pass", "option-pass", (), None)
+
+
 def options_of(st) -> list[Option]:
     pend = st.pending
+    if pend["k"] != "choose":
+        return act_options(st, pend, st.g.legal_options(st, pend))
     out: list[Option] = []
-    if pend["k"] == "choose":
-        t = pend["t"]
-        seen = set()
-        for v in pend["items"]:
-            oid = value_id(st, v, t)
-            if oid in seen:
-                continue
-            seen.add(oid)
-            out.append(Option(oid, oid, (t,), v))
-    else:
-        return act_options(st, pend, st.g.legal_actions(st, pend))
+    t = pend["t"]
+    seen = set()
+    targs = (t,)
+    for v in pend["items"]:
+        oid = value_id(st, v, t)
+        if oid in seen:
+            continue
+        seen.add(oid)
+        out.append(_new(Option, (oid, oid, targs, v)))
     if pend.get("opt"):
-        out.append(Option("pass", "option-pass", (), None))
+        out.append(PASS)
     return out
 
 
 def act_options(st, pend, legal) -> list[Option]:
-    """The options of an `act` decision from its legal (action id, args) pairs. The `act`
-    and `window` instructions already enumerate them to know whether to ask at all, and
-    hand them over here (state._opts), so a decision enumerates its actions once."""
-    actions = st.g.actions
-    out = []
-    for aid, args in legal:
-        if args:
-            a = actions[aid]
-            oid = aid + ":" + ",".join(value_id(st, v, t) for v, t in zip(args, a.arg_types))
-        else:
-            oid = aid
-        out.append(Option(oid, "action-" + aid, args, (aid, args)))
+    """The options of an `act` decision from its legal actions' options (Table.legal_options).
+    The `act` and `window` instructions already enumerate them to know whether to ask at
+    all, and hand them over here (state._opts), so a decision enumerates its actions once."""
     if pend.get("opt"):
-        out.append(Option("pass", "option-pass", (), None))
-    return out
+        legal.append(PASS)
+    return legal
 
 
 def take(st, opt: Option) -> None:
     """Answer the pending decision with opt (already known to be legal)."""
     pend = st.pending
     st.pending = None
-    if st.record:
-        st.history.append(opt.id)
     fr = st.stack[-1]
-    p = pend["p"]
     if pend["k"] == "choose":
         fr[2][pend["var"]] = opt.value
-        if opt.value is None:
-            st.log_event("passed", [p], None, ["player"], ["player"])
-        elif pend["t"] == "card":
-            st.log_event("chose", [p, opt.value, pend["prompt"]], [p], ["player", "card", "str"],
-                         ["player", "choice", "prompt"])
-        else:
-            st.log_event("chose", [p, opt.value, pend["prompt"]], None, ["player", pend["t"], "str"],
-                         ["player", "choice", "prompt"])
+        if st.record:
+            _log_choice(st, pend, opt)
         return
     if opt.value is None:
         fr[2][pend["var"]] = None
-        st.log_event("passed", [p], None, ["player"], ["player"])
+        if st.record:
+            st.history.append(opt.id)
+            st.log_event("passed", [pend["p"]], None, ["player"], ["player"])
         return
     aid, args = opt.value
     a = st.g.actions[aid]
     fr[2][pend["var"]] = aid
     st.kinds = st.kinds + (a.kind,)
-    loc = dict(zip(a.arg_names, args))
-    loc["me"] = p
+    if args:
+        loc = dict(zip(a.arg_names, args))
+        loc["me"] = pend["p"]
+    else:
+        loc = {"me": pend["p"]}
+    if st.record:  # (a game without a log keeps no history either)
+        st.history.append(opt.id)
+        _log_act(st, pend["p"], a, aid, args)
+    st.stack.append([a.code_id, 0, loc, None])
+
+
+def _log_choice(st, pend, opt) -> None:
+    st.history.append(opt.id)
+    p = pend["p"]
+    if opt.value is None:
+        st.log_event("passed", [p], None, ["player"], ["player"])
+    elif pend["t"] == "card":
+        st.log_event("chose", [p, opt.value, pend["prompt"]], [p], ["player", "card", "str"],
+                     ["player", "choice", "prompt"])
+    else:
+        st.log_event("chose", [p, opt.value, pend["prompt"]], None, ["player", pend["t"], "str"],
+                     ["player", "choice", "prompt"])
+
+
+def _log_act(st, p, a, aid, args) -> None:
     types = ["player", "str"] + list(a.arg_types)
     names = ["player", "action", *a.arg_names]
+    st.log_event("act", [p, aid, *args], [p], types, names)
     if a.private:
-        st.log_event("act", [p, aid, *args], [p], types, names)
-    elif st.record:
-        # Who may read the action's cards is known only once it has run (a card played onto
-        # the table is public; a card offered face down is not): log it for the actor now,
-        # and let a frame under the action's own settle the readers when it is done.
-        st.log_event("act", [p, aid, *args], [p], types, names)
-        if not a.public and any(t == "card" for t in a.arg_types):
-            st.stack.append([ACT_LOG, 0, {"i": len(st.log) - 1}, None])
-        else:
-            st.log[-1] = st.log[-1][:3] + [-1] + st.log[-1][4:]
-    st.stack.append([a.code_id, 0, loc, None])
+        return
+    # Who may read the action's cards is known only once it has run (a card played onto
+    # the table is public; a card offered face down is not): log it for the actor now,
+    # and let a frame under the action's own settle the readers when it is done.
+    if not a.public and any(t == "card" for t in a.arg_types):
+        st.stack.append([ACT_LOG, 0, {"i": len(st.log) - 1}, None])
+    else:
+        st.log[-1] = st.log[-1][:3] + [-1] + st.log[-1][4:]
 
 
 def settle_act_log(st, fr) -> None:

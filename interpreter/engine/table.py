@@ -8,6 +8,17 @@ lookups the VM and the built-ins need at run time, all by index, never by name.
 from __future__ import annotations
 
 from ..program import Program
+from .decisions import value_id
+from .state import Option
+
+_new = tuple.__new__  # Option(...) without the NamedTuple constructor's extra call
+STATIC_TYPES = frozenset({"card", "kind", "loc", "bool", "int", "str"})  # ids that never change
+
+
+def _option(st, aid: str, args: tuple, types) -> Option:
+    """The option of action aid with args: id `action:arg,arg`."""
+    oid = aid + ":" + ",".join([value_id(st, v, t) for v, t in zip(args, types)])
+    return _new(Option, (oid, "action-" + aid, args, (aid, args)))
 
 
 class Table:
@@ -71,31 +82,41 @@ class Table:
 
     def _group(self, g: str) -> list:
         """The actions of group g as tuples of what enumeration reads (no attribute lookups
-        per action on the hot path)."""
+        per action on the hot path), with the options that never change prebuilt."""
         ents = self._groups.get(g)
         if ents is None:
-            ents = self._groups[g] = [
-                (aid, a, a.kind if a.once else None, a.conds[0], len(a.arg_names),
-                 a.arg_names[0] if a.arg_names else None, a.conds[1] if len(a.conds) > 1 else None,
-                 a.arg_fns[0] if a.arg_fns else None, bool(a.arg_types) and a.arg_types[0] == "card")
-                for aid in self.groups.get(g, ()) for a in (self.actions[aid],)]
+            ents = self._groups[g] = []
+            for aid in self.groups.get(g, ()):
+                a = self.actions[aid]
+                t0 = a.arg_types[0] if a.arg_types else None
+                ents.append((aid, a, a.kind if a.once else None, a.conds[0], len(a.arg_names),
+                             a.arg_names[0] if a.arg_names else None, a.conds[1] if len(a.conds) > 1 else None,
+                             a.arg_fns[0] if a.arg_fns else None, t0 == "card",
+                             _new(Option, (aid, "action-" + aid, (), (aid, ()))),
+                             {} if t0 in STATIC_TYPES else None, t0))
         return ents
 
     def legal_actions(self, st, pend) -> list:
         """Every legal (action id, args) for a pending `act` decision, in declaration order."""
+        return [o.value for o in self.legal_options(st, pend)]
+
+    def legal_options(self, st, pend) -> list:
+        """The options of every legal action of a pending `act` decision, in declaration
+        order (without `pass`). An option whose id depends on nothing but its action and
+        argument (a card, a card id, a location, a number...) is built once per table."""
         out: list = []
         kinds = st.kinds
         loc = {"me": pend["p"]}
         fr = [None, 0, loc, None]
         card_def = self.card_def
         group = self._groups.get(pend["g"]) or self._group(pend["g"])
-        for aid, a, once_kind, c0, nargs, name, c1, dom, by_kind in group:
+        for aid, a, once_kind, c0, nargs, name, c1, dom, by_kind, opt0, cache, t0 in group:
             if once_kind is not None and once_kind in kinds:
                 continue
             if c0 is not None and not c0(st, fr):
                 continue
             if nargs == 0:
-                out.append((aid, ()))
+                out.append(opt0)
             elif nargs == 1:  # the common case, without recursion
                 vals = dom(st, fr) or ()
                 seen = set() if by_kind else None  # copies of one card are one option
@@ -107,7 +128,13 @@ class Table:
                         seen.add(k)
                     loc[name] = v
                     if c1 is None or c1(st, fr):
-                        out.append((aid, (v,)))
+                        if cache is not None:
+                            o = cache.get(v)
+                            if o is None:
+                                o = cache[v] = _option(st, aid, (v,), a.arg_types)
+                        else:
+                            o = _option(st, aid, (v,), a.arg_types)
+                        out.append(o)
                 loc.pop(name, None)
             else:
                 _enumerate(st, a, 0, loc, fr, out, card_def)
@@ -125,7 +152,7 @@ def _enumerate(st, a, i, loc, fr, out, card_def) -> None:
     if cond is not None and not cond(st, fr):
         return
     if i == len(a.arg_names):
-        out.append((a.id, tuple(loc[n] for n in a.arg_names)))
+        out.append(_option(st, a.id, tuple(loc[n] for n in a.arg_names), a.arg_types))
         return
     name = a.arg_names[i]
     vals = a.arg_fns[i](st, fr) or []
