@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .effects.codegen import combine, tagged
+from .effects.codegen import combine, define, frame_free, tagged
 from .effects.compile import Code, Compiler, Scope, Source
 from .effects.types import elem
 from .errors import Collector
@@ -110,6 +110,8 @@ class Program:
         self.modifier_fns: dict[str, list] = {}
         self.end_defs: list[EndDef] = []
         self.side_of_fn = None
+        self.side_fn = None  # side_fn(st, p): the side of player p, without a frame
+        self.end_fn = None  # end_fn(st, fr): the index of the first end condition that holds, or -1
         self.first_fn = None
         self.skip_fn = None
         self.evaluate_fns: dict[str, Any] = {}
@@ -293,6 +295,7 @@ class Program:
                 add, _ = comp.expression(v.get("add", 0), Source(*m.where(("add",))), Scope(P), "int")
             if when and add:
                 self.modifier_fns.setdefault(target, []).append((when, add))
+        self._compile_side_of(comp)
         for name, item in rs.procedures.items():
             params = self.proc_sigs[name]
             scope = Scope({**P, **dict(zip(params, self.proc_types[name]))}, "procedure")
@@ -362,9 +365,7 @@ class Program:
                 if w not in self.sides:
                     self.errs.add(e.loc("winners", wi), f"unknown side {w!r} (sides: {', '.join(self.sides)})")
             self.end_defs.append(EndDef(e.id, fn, winners, e))
-        if rs.side_of is not None:
-            self.side_of_fn, _ = comp.expression(rs.side_of.value, Source(*rs.side_of.where()),
-                                                 Scope({"p": "player", **P}), "str")
+        self.end_fn = _first_true(comp, [e.when for e in self.end_defs])
         to = rs.turn_order
         if to is not None and isinstance(to.value, dict):
             if "first" in to.value:
@@ -382,6 +383,32 @@ class Program:
             if cd.reset not in (None, "turn"):
                 self.errs.add(cd.item.loc("reset"), f"reset must be 'turn', found {cd.reset!r}")
         return self.errs.problems
+
+    def _compile_side_of(self, comp: Compiler) -> None:
+        """side_of, and side_fn: the same expression as a function of (st, p) when it reads no
+        frame (`side(p)` is called for every player by end conditions, after every action)."""
+        rs = self.rs
+        default = self.sides[0] if self.sides else None
+        if rs.side_of is None:
+            self.side_fn = lambda st, p: default
+            return
+        src = Source(*rs.side_of.where())
+        P = {"p": "player", "me": "player"}
+        self.side_of_fn, _ = comp.expression(rs.side_of.value, src, Scope(P), "str")
+        if self.side_of_fn is None:
+            return
+        scope = Scope(P)
+        scope.pyvars = frozenset({"p"})
+        tree = comp.parse(rs.side_of.value, src, "expression")
+        fn, _ = comp.expr(tree, src, scope)
+        g = comp.g(fn)
+        if frame_free(g):
+            g = combine("{0}", g, comp.namer.const(default))
+            self.side_fn = define(g, "if v_p is None:\n    return %s\nreturn {e}" % repr(default),
+                                  params="st, v_p")
+        else:
+            slow = self.side_of_fn
+            self.side_fn = lambda st, p: default if p is None else slow(st, [None, 0, {"p": p, "me": p}, None])
 
     def _split_when(self, comp: Compiler, text, src: Source, scope: Scope, names: list):
         """Compile a legality test as per-level parts: level k runs once k args are bound."""
@@ -470,6 +497,16 @@ def _all(comp, fns):
                 return False
         return True
     return tagged(every, g)
+
+
+def _first_true(comp, fns):
+    """One generated function for a list of tests run in order: the index of the first that
+    holds, or -1 (the end conditions, checked after every action)."""
+    if not fns or any(f is None or getattr(f, "_g", None) is None for f in fns):
+        return None
+    body = "\n".join(f"if {{{i}}}:\n    return {i}" for i in range(len(fns))) + "\nreturn -1"
+    g = combine(body, *[comp.g(f) for f in fns])
+    return define(g, "{e}")
 
 
 def _prop_type(values) -> str:

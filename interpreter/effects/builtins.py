@@ -92,6 +92,9 @@ class Builtin:
         if self.name == "has" and len(gs) == 2:  # any card of id k in zone z, in C
             gs.append(comp.namer.const(comp.p.card_def))
             inline = (3, "({1} in map({2}.__getitem__, st.zones[{0}]))")
+        if self.name == "side" and len(gs) == 1 and comp.p.side_fn is not None:
+            gs.append(comp.namer.const(comp.p.side_fn))  # the side_of function, called directly
+            inline = (2, "{1}(st, {0})")
         if inline is not None and len(gs) == inline[0] and (self.name not in _TWICE or simple(gs[0][0])):
             g = combine(inline[1], *gs)
         else:  # a call of the implementation, its arguments inline
@@ -273,7 +276,7 @@ def _used(st, kind):
 
 
 def _side(st, p):
-    return st.g.side_of(st, p)
+    return st.g.side_fn(st, p)
 
 
 def _knows(st, p, c):

@@ -26,6 +26,12 @@ UNKNOWN: frozenset = frozenset({"*"})
 _CODE: dict[str, object] = {}  # source text -> code object (warm loads compile nothing)
 SOURCES: dict[str, str] = {}  # "<effect N>" -> its text: profiles name each generated function apart
 _USES_L = re.compile(r"\bL\b")
+_USES_FRAME = re.compile(r"\b(L|fr)\b")
+
+
+def frame_free(g) -> bool:
+    """Does a fragment's text read nothing of the frame (no locals, no embedded closure)?"""
+    return _USES_FRAME.search(g[0]) is None
 
 
 class Namer:
@@ -106,12 +112,12 @@ def _compile(text: str):
     return code
 
 
-def define(g, body: str, name: str = "_f"):
+def define(g, body: str, name: str = "_f", params: str = "st, fr"):
     """A real function `name(st, fr)` whose body uses {e} for the fragment's text."""
     src, env, _ = g
     lines = body.format(e=src)
     pre = "    L = fr[2]\n" if _USES_L.search(lines) else ""
-    text = f"def {name}(st, fr):\n{pre}" + "".join(f"    {ln}\n" for ln in lines.split("\n"))
+    text = f"def {name}({params}):\n{pre}" + "".join(f"    {ln}\n" for ln in lines.split("\n"))
     ns = dict(env) if env else {}
     exec(_compile(text), ns)  # noqa: S102 - text built by the compiler from checked trees
     f = ns[name]

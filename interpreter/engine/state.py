@@ -215,7 +215,8 @@ class State:
             return
         self.over = True
         g = self.g
-        winners = [p for p in range(self.n) if g.side_of(self, p) in sides]
+        side = g.side_fn
+        winners = [p for p in range(self.n) if side(self, p) in sides]
         self.result = {"reason": reason, "sides": list(sides), "winners": winners}
         self.log_event("game_over", [reason, list(sides)], None, ["str", "list:str"], ["reason", "sides"])
         self.pending = None
@@ -225,6 +226,14 @@ class State:
         if self.over:
             return True
         fr = [None, 0, {"me": self.current}, None]
+        fn = self.g.end_fn
+        if fn is not None:
+            i = fn(self, fr)
+            if i < 0:
+                return False
+            e = self.g.prog.end_defs[i]
+            self.finish(e.id, e.winners)
+            return True
         for e in self.g.prog.end_defs:
             if e.when is not None and e.when(self, fr):
                 self.finish(e.id, e.winners)

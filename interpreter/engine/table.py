@@ -39,6 +39,8 @@ class Table:
         self.triggers = prog.triggers
         self.player_name_zone = prog.player_name_zone
         self.max_turns = prog.rs.max_turns
+        self.side_fn = prog.side_fn
+        self.end_fn = prog.end_fn
         self._groups: dict[str, list] = {}
         L = len(prog.loc_ids)
         self.zone_vis, self.zone_owner, self.zone_capacity = [], [], []
@@ -141,10 +143,7 @@ class Table:
         return out
 
     def side_of(self, st, p) -> str | None:
-        fn = self.prog.side_of_fn
-        if fn is None or p is None:
-            return self.prog.sides[0] if self.prog.sides else None
-        return fn(st, [None, 0, {"p": p, "me": p}, None])
+        return self.side_fn(st, p)
 
 
 def _enumerate(st, a, i, loc, fr, out, card_def) -> None:
