@@ -296,10 +296,12 @@ class Program:
             if when and add:
                 self.modifier_fns.setdefault(target, []).append((when, add))
         self._compile_side_of(comp)
+        comp.find_sync_procs({name: item.value for name, item in rs.procedures.items()})
         for name, item in rs.procedures.items():
             params = self.proc_sigs[name]
             scope = Scope({**P, **dict(zip(params, self.proc_types[name]))}, "procedure")
-            comp.code("proc:" + name, item.value, Source(*item.where()), scope, params)
+            comp.code("proc:" + name, item.value, Source(*item.where()), scope, params,
+                      direct=name in comp.sync_procs)
         for aid, item in rs.actions.items():
             self._compile_action(comp, aid, item)
         for k, (cid, item) in enumerate(rs.cards.items()):
@@ -379,6 +381,7 @@ class Program:
             for side, text in ev.value.items():
                 fn, _ = comp.expression(text, Source(*ev.where((side,))), Scope(P), "int")
                 self.evaluate_fns[side] = fn
+        comp.link()
         for cd in self.counter_defs.values():
             if cd.reset not in (None, "turn"):
                 self.errs.add(cd.item.loc("reset"), f"reset must be 'turn', found {cd.reset!r}")

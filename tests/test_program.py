@@ -203,3 +203,79 @@ def test_a_game_without_a_log_is_the_same_game(tmp_path):
     log_off, _, without = play(False)
     assert log_on and not log_off
     assert with_log == without
+
+
+def test_procedures_that_never_ask_run_as_direct_calls(tmp_path):
+    """Statements that never ask a player run as one generated function, and procedures
+    that never ask are called directly from it: values, early returns, loops, and a game
+    ended in the middle of a run must behave as on the VM."""
+    g = make(tmp_path, """
+        counters:
+          total: {max: 100000}
+          after: {max: 100000}
+          asked: {max: 100000}
+        procedures:
+          double(x): |
+            if x > 50:
+              return x
+            return 2 * x
+          add_up(n): |
+            s = 0
+            for i in range(0, n):
+              d = double(i)
+              s += d
+            repeat 2:
+              s += 1
+            return s
+          maybe_end(): |
+            if total > 5000:
+              end(done, [])
+            total += 1
+          ask(): |
+            a = choose(me, ["x", "y"], prompt: pick)
+            asked += 1
+        turn: |
+          t = add_up(60)
+          total += t
+          maybe_end()
+          after += 1
+          ask()
+        """)
+    comp_sync = {c for c, code in g.program.codes.items() if code.direct is not None}
+    assert comp_sync == {"proc:double", "proc:add_up", "proc:maybe_end"}, "ask() may ask: on the VM"
+    st = g.new_game(seed=1, players=2)
+    while not st.over:
+        st.apply_in_place(st.options()[0].id)
+    # add_up(60) = 2*(0+..+50) + (51+..+59) + 2 = 2550 + 495 + 2 = 3047, and 1 in the first turn
+    assert ctr(st, "total") == 2 * 3047 + 1 and st.result["reason"] == "done"
+    assert ctr(st, "after") == 1 and ctr(st, "asked") == 1, "nothing runs after the game ended"
+
+
+def test_run_time_error_in_generated_code_names_its_line(tmp_path):
+    g = make(tmp_path, """
+        counters:
+          n: {max: 100}
+        procedures:
+          spin(): |
+            n = 1
+            while n > 0:
+              n = 1
+        turn: |
+          n = 0
+          spin()
+        """)
+    from interpreter.engine.flow import EffectRuntimeError
+    with pytest.raises(EffectRuntimeError, match="ran more than") as info:
+        g.new_game(seed=1, players=2)
+    assert info.value.loc.line == 17, "in spin(), not at its call"
+
+
+def test_save_of_another_state_format_is_refused(tmp_path):
+    g = make(tmp_path, """
+        turn: |
+          a = choose(me, ["x", "y"], prompt: pick)
+        """)
+    data = g.new_game(seed=1, players=2).to_json()
+    data["version"] = 1
+    with pytest.raises(RulesetError, match="version 1 of the state format"):
+        g.state_from_json(data)

@@ -269,7 +269,9 @@ def stmt_emit(comp, b, call, var, src, scope, code):
     return "none"
 
 
-def compile_proc_call(comp, call, var, src, scope, code):
+def proc_args(comp, call, src, scope):
+    """Check a call of a ruleset procedure; return its argument functions, its code id and
+    its parameter names."""
     p = comp.p
     params = p.proc_sigs[call.func]
     if call.kwargs:
@@ -288,8 +290,11 @@ def compile_proc_call(comp, call, var, src, scope, code):
             comp.problem(src, a, f"{call.func}() expects {show(want)} for {params[len(fns)]!r}, found {show(t)}")
             raise CheckError
         fns.append(comp.mat(comp.coerce(f, t, want)))
-    code_id = "proc:" + call.func
-    names = list(params)
+    return fns, "proc:" + call.func, list(params)
+
+
+def compile_proc_call(comp, call, var, src, scope, code):
+    fns, code_id, names = proc_args(comp, call, src, scope)
 
     def ins(st, fr):
         loc = dict(zip(names, [f(st, fr) for f in fns]))
@@ -300,4 +305,4 @@ def compile_proc_call(comp, call, var, src, scope, code):
         st.stack.append([code_id, 0, loc, var])
         return None
     comp.emit(code, ins, src, call)
-    return p.proc_ret.get(call.func, "any")
+    return comp.p.proc_ret.get(call.func, "any")

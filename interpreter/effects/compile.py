@@ -12,11 +12,12 @@ stack: plain data, cheap to clone, serializable mid-effect. Play never walks a s
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
 from ..errors import Collector, Loc
 from . import ast as A
-from .codegen import EMPTY, Namer, combine, define, frag, materialize, tag, tagged
+from .codegen import EMPTY, Namer, _compile, combine, define, frag, materialize, tag, tagged
 from .parse import EffectSyntaxError, parse
 from .types import accepts, elem, is_list, join, list_of, show
 
@@ -37,13 +38,18 @@ class Code:
     locs: list = field(default_factory=list)  # per instruction: Loc, or (Source, line, col) resolved lazily
     local_types: dict = field(default_factory=dict)
     params: list = field(default_factory=list)
+    direct: object = None  # a procedure that never asks: a Python function (st, caller locals, *args)
 
-    def loc(self, pc: int) -> Loc:
+    def loc(self, pc: int, exc: BaseException | None = None) -> Loc:
         """The file position of instruction pc (mapped into the YAML file on demand)."""
         x = self.locs[pc] if 0 <= pc < len(self.locs) else None
+        if exc is not None:  # the line of the generated function that failed, if one did
+            x = _failed_line(exc) or x
         if isinstance(x, tuple):
             src, line, col = x
-            x = self.locs[pc] = src.loc(line, col)
+            x = src.loc(line, col)
+            if exc is None:
+                self.locs[pc] = x
         return x if x is not None else Loc()
 
 
@@ -85,6 +91,8 @@ class Compiler:
         from . import builtins as B
         self.B = B
         self.namer = Namer()
+        self.sync_procs: set[str] = set()  # procedures that never ask a player: called directly
+        self.late: list = []  # (globals, name, code id): direct calls, bound once all is compiled
 
     def mat(self, fn):
         """fn compiled into one Python function (see codegen.py)."""
@@ -135,19 +143,118 @@ class Compiler:
         return self.mat(fn), t
 
     def code(self, code_id: str, text, src: Source, scope: Scope, params: list | None = None,
-             prelude=None) -> Code:
-        """Compile a block of statements into a Code unit registered in the program."""
+             prelude=None, direct: bool = False) -> Code:
+        """Compile a block of statements into a Code unit registered in the program. With
+        `direct` (a procedure that never asks a player), also as one Python function."""
         code = Code(code_id, params=list(params or []))
         code.local_types = dict(scope.names)
         if prelude is not None:
             code.instrs.append(prelude)
             code.locs.append(src.doc.source.value(src.path))
         tree = self.parse(text, src, "block")
-        if tree is not None:
+        if tree is not None and direct and all(self.fusible(x) for x in tree):
+            out = _Gen()
+            self.gen_block(tree, src, scope, out, 0)
+            if out.lines:
+                code.instrs.append(self.function(out, "vm"))
+                code.locs.append(out.first_loc())
+            code.direct = self.function(out, "direct", code_id, code.params)
+        elif tree is not None:
             self.block(tree, src, scope, code)
         code.local_types.update(scope.names)
         self.p.codes[code_id] = code
         return code
+
+    def find_sync_procs(self, bodies: dict) -> None:
+        """The procedures that can never ask a player (no choose, act, window, run or emit,
+        and no call of a procedure that may) and are not recursive: their calls run as
+        direct Python calls inside generated code, not as VM frames."""
+        calls: dict[str, set] = {}
+        blocking: set[str] = set()
+        for name, text in bodies.items():
+            try:
+                tree = parse(text, "block") if isinstance(text, str) else None
+            except EffectSyntaxError:
+                tree = None
+            if tree is None:
+                blocking.add(name)
+                continue
+            found: set = set()
+            for n in _walk(tree):
+                if isinstance(n, A.Call):
+                    if n.func in bodies:
+                        found.add(n.func)
+                    else:
+                        b = self.B.TABLE.get(n.func)
+                        if b is not None and b.blocking:
+                            blocking.add(name)
+            calls[name] = found
+
+        def reaches(a, b) -> bool:
+            seen, todo = set(), list(calls.get(a, ()))
+            while todo:
+                x = todo.pop()
+                if x == b:
+                    return True
+                if x not in seen:
+                    seen.add(x)
+                    todo.extend(calls.get(x, ()))
+            return False
+        blocking |= {name for name in bodies if reaches(name, name)}  # recursion stays on the VM
+        changed = True
+        while changed:
+            changed = False
+            for name, found in calls.items():
+                if name not in blocking and found & blocking:
+                    blocking.add(name)
+                    changed = True
+        self.sync_procs = set(bodies) - blocking
+
+    def link(self) -> None:
+        """Bind direct procedure calls to the functions compiled for them."""
+        for ns, name, code_id in self.late:
+            code = self.p.codes.get(code_id)
+            ns[name] = code.direct if code is not None else None
+        self.late = []
+
+    def function(self, out, mode: str, code_id: str = "", params=()):
+        """The generated function of a run of statements: `vm` is a VM instruction (st, fr);
+        `direct` a procedure called from generated code (st, caller's locals, *args)."""
+        if mode == "vm":
+            head = ["def _b(st, fr):", "    L = fr[2]"]
+        else:
+            args = [f"a{i}" for i in range(len(params))]
+            head = [f"def _d(st, cl{''.join(', ' + a for a in args)}):",
+                    "    L = {" + ", ".join(f"{n!r}: {a}" for n, a in zip(params, args)) + "}"]
+            for k in ("me", "this", "here"):
+                if k not in params:
+                    head.append(f"    if {k!r} in cl:")
+                    head.append(f"        L[{k!r}] = cl[{k!r}]")
+            if any(_USES_FR.search(t) for _, t, _, _ in out.lines if t):
+                head.append(f"    fr = [{code_id!r}, 0, L, None]")
+        lines, locs = list(head), [None] * (len(head) + 1)
+        for ind, text, loc, ret in out.lines:
+            pad = "    " * (ind + 1)
+            if ret is None:
+                lines.append(pad + text)
+                locs.append(loc)
+            elif mode == "vm":  # as the VM's return: pop the frame, give the caller the value
+                for t in ("st.stack.pop()", "if fr[3] is not None and st.stack:",
+                          f"    st.stack[-1][2][fr[3]] = {ret}", "return"):
+                    lines.append(pad + t)
+                    locs.append(loc)
+            else:
+                lines.append(pad + f"return {ret}")
+                locs.append(loc)
+        if mode != "vm" and not out.lines:
+            lines.append("    return None")
+        text = "\n".join(lines) + "\n"
+        ns = dict(out.env)
+        ns["__locs__"] = locs  # read back from a traceback's frame (the code is shared by text)
+        exec(_compile(text), ns)  # noqa: S102 - text built by the compiler from checked trees
+        for name, cid in out.late.items():
+            self.late.append((ns, name, cid))
+        return ns["_b" if mode == "vm" else "_d"]
 
     # ---- statements -----------------------------------------------------------------------
 
@@ -157,11 +264,197 @@ class Compiler:
         return len(code.instrs) - 1
 
     def block(self, stmts, src, scope, code):
+        """Compile statements into instructions. A run of statements that never ask a player
+        (no blocking call anywhere inside, `if`/`for`/`while` bodies included) becomes one
+        generated Python function: one VM instruction instead of one per statement and jump."""
+        run: list = []
         for s in stmts:
+            if self.fusible(s):
+                run.append(s)
+                continue
+            if run:
+                self.fused(run, src, scope, code)
+                run = []
             try:
                 self.stmt(s, src, scope, code)
             except CheckError:
                 pass
+        if run:
+            self.fused(run, src, scope, code)
+
+    # ---- runs of statements as one generated function ---------------------------------------
+
+    def fusible(self, s) -> bool:
+        """Can statement s run as plain Python (nothing inside it may ask a player)?"""
+        if isinstance(s, (A.Pass, A.Return)):
+            return True
+        if isinstance(s, A.ExprStmt):
+            return not (isinstance(s.expr, A.Call) and self.is_blocking(s.expr))
+        if isinstance(s, A.Assign):
+            return not (isinstance(s.value, A.Call) and self.is_blocking(s.value))
+        if isinstance(s, A.If):
+            return (all(self.fusible(x) for _, body in s.branches for x in body)
+                    and all(self.fusible(x) for x in s.orelse or []))
+        if isinstance(s, (A.For, A.Repeat, A.While)):
+            return all(self.fusible(x) for x in s.body)
+        return False
+
+    def fused(self, stmts, src, scope, code) -> None:
+        out = _Gen()
+        self.gen_block(stmts, src, scope, out, 0)
+        if not out.lines:
+            return
+        code.instrs.append(self.function(out, "vm"))
+        code.locs.append(out.first_loc())
+
+    def gen_block(self, stmts, src, scope, out, ind) -> None:
+        n = len(out.lines)
+        for s in stmts:
+            try:
+                self.gen_stmt(s, src, scope, out, ind)
+            except CheckError:
+                pass
+        if len(out.lines) == n and ind:
+            out.add(ind, "pass", src, None)
+
+    def gen_stmt(self, s, src, scope, out, ind) -> None:
+        if isinstance(s, A.Pass):
+            return
+        if isinstance(s, A.ExprStmt):
+            if isinstance(s.expr, A.Call) and s.expr.func in self.sync_procs:
+                self.gen_proc_call(s.expr, None, src, scope, out, ind)
+                return
+            fn, _ = self.expr(s.expr, src, scope)
+            out.add(ind, out.use(self.g(fn)), src, s)
+            out.check_end(ind, s.expr, src, s)
+            return
+        if isinstance(s, A.Assign):
+            return self.gen_assign(s, src, scope, out, ind)
+        if isinstance(s, A.If):
+            for k, (cond, body) in enumerate(s.branches):
+                cfn, _ = self.expr(cond, src, scope)
+                out.add(ind, ("if " if k == 0 else "elif ") + out.use(self.g(cfn)) + ":", src, cond)
+                self.gen_block(body, src, scope, out, ind + 1)
+            if s.orelse:
+                out.add(ind, "else:", src, s)
+                self.gen_block(s.orelse, src, scope, out, ind + 1)
+            return
+        if isinstance(s, A.For):
+            fn, t = self.expr(s.iterable, src, scope)
+            if not is_list(t):
+                self.problem(src, s.iterable, f"'for' needs a list, found {show(t)}")
+                raise CheckError
+            scope.hidden("it"), scope.hidden("ix")  # as the VM's loop: later hidden names stay the same
+            scope.names[s.var] = elem(t)
+            x = self.namer.fresh("_x")
+            out.add(ind, f"for {x} in list({out.use(self.g(fn))} or []):", src, s)
+            out.add(ind + 1, f"L[{s.var!r}] = {x}", src, s)
+            self.gen_block(s.body, src, scope, out, ind + 1)
+            return
+        if isinstance(s, A.Repeat):
+            fn, t = self.expr(s.count, src, scope)
+            self.need(src, s.count, "int", t)
+            cnt, n = scope.hidden("n"), self.namer.fresh("_x")
+            out.add(ind, f"{n} = {out.use(self.g(fn))}", src, s)
+            out.add(ind, f"while {n} is not None and {n} > 0:", src, s)
+            out.add(ind + 1, f"{n} -= 1", src, s)
+            self.gen_block(s.body, src, scope, out, ind + 1)
+            out.add(ind, f"L[{cnt!r}] = {n}", src, s)  # the VM leaves its counter in the frame
+            return
+        if isinstance(s, A.While):
+            fn, _ = self.expr(s.cond, src, scope)
+            guard, n = scope.hidden("w"), self.namer.fresh("_x")
+            out.add(ind, f"{n} = 0", src, s)
+            out.add(ind, "while True:", src, s)
+            out.add(ind + 1, f"{n} += 1", src, s)
+            out.add(ind + 1, f"if {n} > {MAX_LOOP}:", src, s)
+            out.add(ind + 2, f"raise RuntimeError(\"'while' ran more than {MAX_LOOP} times\")", src, s)
+            out.add(ind + 1, f"if not {out.use(self.g(fn))}:", src, s)
+            out.add(ind + 2, "break", src, s)
+            self.gen_block(s.body, src, scope, out, ind + 1)
+            out.add(ind, f"L[{guard!r}] = {n}", src, s)  # the VM leaves its guard in the frame
+            return
+        if isinstance(s, A.Return):
+            v = "None"
+            if s.value is not None:
+                fn, _ = self.expr(s.value, src, scope)
+                v = out.use(self.g(fn))
+            t = self.namer.fresh("_x")
+            out.add(ind, f"{t} = {v}", src, s)
+            out.add(ind, None, src, s, ret=t)
+            return
+        self.problem(src, s, "unsupported statement")
+
+    def gen_assign(self, s: A.Assign, src, scope, out, ind) -> None:
+        tgt = s.target
+        if isinstance(tgt, A.Name):
+            name = tgt.id
+            if name in self.p.counter_defs and self.p.counter_defs[name].per == "none":
+                return self.gen_counter_assign(s, tgt, src, scope, out, ind)
+            if self.resolves_globally(name):
+                self.problem(src, tgt, f"cannot assign to {name!r}: it names a "
+                             f"{self.global_kind(name)}, not a local variable")
+                raise CheckError
+            if s.op != "=":
+                if name not in scope.names:
+                    self.problem(src, tgt, f"undefined variable {name!r}")
+                    raise CheckError
+                fn, t = self.expr(s.value, src, scope)
+                self.need(src, s.value, "int", t)
+                sign = "+" if s.op == "+=" else "-"
+                out.add(ind, f"L[{name!r}] = (L.get({name!r}) or 0) {sign} {out.use(self.g(fn))}", src, s)
+                out.check_end(ind, s.value, src, s)
+                return
+            if isinstance(s.value, A.Call) and s.value.func in self.sync_procs:
+                t = self.gen_proc_call(s.value, name, src, scope, out, ind)
+                scope.names[name] = join(scope.names.get(name, t), t) if name in scope.names else t
+                return
+            fn, t = self.expr(s.value, src, scope)
+            scope.names[name] = join(scope.names[name], t) if name in scope.names else t
+            out.add(ind, f"L[{name!r}] = {out.use(self.g(fn))}", src, s)
+            out.check_end(ind, s.value, src, s)
+            return
+        if isinstance(tgt, A.Call):
+            if tgt.func in self.p.counter_defs:
+                return self.gen_counter_assign(s, tgt, src, scope, out, ind)
+            self.problem(src, tgt, f"cannot assign to {tgt.func}(...): only counters and local "
+                         "variables can be assigned")
+            raise CheckError
+        self.problem(src, tgt, "cannot assign to this")
+        raise CheckError
+
+    def gen_proc_call(self, call, var, src, scope, out, ind) -> str:
+        """A call of a procedure that never asks: a direct call of its generated function
+        (bound by link() once every procedure is compiled), then a look at whether it ended
+        the game or the turn."""
+        from .blocking import proc_args  # blocking imports this module
+        fns, code_id, _ = proc_args(self, call, src, scope)
+        name = self.namer.fresh("_p")
+        out.late[name] = code_id
+        text = f"{name}(st, L" + "".join(", " + out.use(self.g(f)) for f in fns) + ")"
+        out.add(ind, (f"L[{var!r}] = " if var else "") + text, src, call)
+        out.add(ind, "if st.over or not st.stack:", src, call)
+        out.add(ind + 1, "return", src, call)
+        return self.p.proc_ret.get(call.func, "any")
+
+    def gen_counter_assign(self, s, tgt, src, scope, out, ind) -> None:
+        name = tgt.id if isinstance(tgt, A.Name) else tgt.func
+        index_fn = self.counter_index(name, tgt, src, scope)
+        fn, t = self.expr(s.value, src, scope)
+        self.need(src, s.value, "int", t)
+        cdef = self.p.counter_defs[name]
+        lo, hi = cdef.min, cdef.max
+        i, v = self.namer.fresh("_x"), self.namer.fresh("_x")
+        ix, val = out.use(self.g(index_fn)), out.use(self.g(fn))
+        if s.op == "=":  # the value first, then the index (as the VM instruction does)
+            out.add(ind, f"{v} = {val}", src, s)
+            out.add(ind, f"st.ctr[{ix}] = {lo} if {v} < {lo} else {hi} if {v} > {hi} else {v}", src, s)
+        else:
+            sign = "+" if s.op == "+=" else "-"
+            out.add(ind, f"{i} = {ix}", src, s)
+            out.add(ind, f"{v} = st.ctr[{i}] {sign} {val}", src, s)
+            out.add(ind, f"st.ctr[{i}] = {lo} if {v} < {lo} else {hi} if {v} > {hi} else {v}", src, s)
+        out.check_end(ind, s.value, src, s)
 
     def stmt(self, s, src, scope, code):
         if isinstance(s, A.Pass):
@@ -291,7 +584,7 @@ class Compiler:
 
     def is_blocking(self, call: A.Call) -> bool:
         if call.func in self.p.proc_sigs:
-            return True
+            return call.func not in self.sync_procs
         b = self.B.TABLE.get(call.func)
         return bool(b and b.blocking)
 
@@ -608,6 +901,72 @@ class Compiler:
 
     def x_Compare(self, e: A.Compare, src, scope):
         return self.B.compare(self, e, src, scope)
+
+
+# built-ins after which a run of generated statements looks whether the game ended or the turn
+# was cut short (end_turn clears the stack); `draw` may refill a zone, which runs its code
+_ENDS = frozenset({"end", "check_end", "end_turn", "draw"})
+
+
+class _Gen:
+    """The lines of one generated function, the constants they name, and where each line's
+    statement was written."""
+
+    def __init__(self):
+        self.lines: list = []  # (indent, text, (Source, line, col) or None, returned temporary)
+        self.env: dict = {}
+        self.late: dict = {}  # constant name -> code id of a procedure called directly
+
+    def use(self, g) -> str:
+        if g[1]:
+            self.env.update(g[1])
+        return g[0]
+
+    def add(self, ind: int, text, src, node, ret=None) -> None:
+        loc = (src, getattr(node, "line", 1) or 1, getattr(node, "col", 1) or 1) if node else None
+        self.lines.append((ind, text, loc, ret))
+
+    def first_loc(self):
+        return self.lines[0][2] if self.lines else None
+
+    def check_end(self, ind, expr, src, node) -> None:
+        """After a statement that may end the game or the turn, stop as the VM would."""
+        if _calls_any(expr, _ENDS):
+            self.add(ind, "if st.over or not st.stack:", src, node)
+            self.add(ind + 1, "return", src, node)
+
+
+def _walk(node):
+    """Every node of a syntax tree (statements, expressions, their lists)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Node):
+            yield n
+            stack.extend(v for v in vars(n).values() if isinstance(v, (A.Node, list, tuple, dict)))
+        elif isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+
+
+def _calls_any(node, names) -> bool:
+    return any(isinstance(n, A.Call) and n.func in names for n in _walk(node))
+
+
+_USES_FR = re.compile(r"\bfr\b")
+
+
+def _failed_line(exc: BaseException):
+    """Where in the ruleset the innermost generated statement that raised exc was written."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        locs = tb.tb_frame.f_globals.get("__locs__")
+        if locs is not None and 0 <= tb.tb_lineno < len(locs) and locs[tb.tb_lineno] is not None:
+            found = locs[tb.tb_lineno]
+        tb = tb.tb_next
+    return found
 
 
 class _Jump:

@@ -45,7 +45,7 @@ def _run_top(st, codes) -> bool:
         except GrimoireError:
             raise
         except Exception as e:  # a ruleset bug: report where it happened
-            raise EffectRuntimeError(code.loc(pc), f"{type(e).__name__}: {e}") from e
+            raise EffectRuntimeError(code.loc(pc, e), f"{type(e).__name__}: {e}") from e
         if r is SUSPEND:
             return False
         if not stack or stack[-1] is not fr or st.over:

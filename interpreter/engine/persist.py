@@ -11,7 +11,9 @@ from ..errors import Loc, Problem, RulesetError
 from .rng import Rng
 
 FORMAT = "grimoire-state"
-VERSION = 1
+# 2: runs of statements that never ask a player are one VM instruction, so the program
+# counters saved in version 1 point elsewhere now
+VERSION = 2
 
 
 def state_to_json(st) -> dict:
@@ -51,6 +53,9 @@ def state_from_json(game, data, file: str = "<save>"):
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise bad("not a Grimoire saved game (format is not 'grimoire-state')")
+    if data.get("version") != VERSION:
+        raise bad(f"this save is in version {data.get('version')} of the state format, written by another "
+                  f"version of Grimoire (this one reads version {VERSION}); replay its decisions instead")
     rs = game.ruleset
     if data.get("ruleset") != rs.id:
         raise bad(f"this save is a game of {data.get('ruleset')!r}, not of {rs.id!r}")
