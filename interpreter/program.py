@@ -111,6 +111,7 @@ class Program:
         self.end_defs: list[EndDef] = []
         self.side_of_fn = None
         self.side_fn = None  # side_fn(st, p): the side of player p, without a frame
+        self.side_g = None  # side_of's generated text in terms of v_p, when it reads no frame
         self.end_fn = None  # end_fn(st, fr): the index of the first end condition that holds, or -1
         self.first_fn = None
         self.skip_fn = None
@@ -406,6 +407,9 @@ class Program:
         fn, _ = comp.expr(tree, src, scope)
         g = comp.g(fn)
         if frame_free(g):
+            from .effects import ast as A
+            if not any(isinstance(n, A.Comprehension) and n.var == "p" for n in _nodes(tree)):
+                self.side_g = g  # side(x) of a plain variable x is written inline: v_p -> x
             g = combine("{0}", g, comp.namer.const(default))
             self.side_fn = define(g, "if v_p is None:\n    return %s\nreturn {e}" % repr(default),
                                   params="st, v_p")
@@ -500,6 +504,21 @@ def _all(comp, fns):
                 return False
         return True
     return tagged(every, g)
+
+
+def _nodes(node):
+    """Every node of a syntax tree."""
+    from .effects import ast as A
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Node):
+            yield n
+            stack.extend(v for v in vars(n).values() if isinstance(v, (A.Node, list, tuple, dict)))
+        elif isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
 
 
 def _first_true(comp, fns):

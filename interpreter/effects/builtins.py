@@ -8,6 +8,7 @@ Blocking built-ins (choose, act, window, run, emit) compile to VM instructions i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -92,7 +93,16 @@ class Builtin:
         if self.name == "has" and len(gs) == 2:  # any card of id k in zone z, in C
             gs.append(comp.namer.const(comp.p.card_def))
             inline = (3, "({1} in map({2}.__getitem__, st.zones[{0}]))")
-        if self.name == "side" and len(gs) == 1 and comp.p.side_fn is not None:
+        if self.name == "count" and len(call.args) == 1 and not call.kwargs:
+            inline = (2, "len({0})")  # count(xs) without x is len(xs)
+        if self.name == "side" and len(gs) == 1 and comp.p.side_g is not None and simple(gs[0][0]):
+            # the side_of expression itself, of this variable
+            sg = comp.p.side_g
+            default = comp.p.sides[0] if comp.p.sides else None
+            text = _V_P.sub(lambda m: gs[0][0], sg[0])
+            gs.append((text, sg[1], sg[2]))
+            inline = (2, "(%r if {0} is None else {1})" % default)
+        elif self.name == "side" and len(gs) == 1 and comp.p.side_fn is not None:
             gs.append(comp.namer.const(comp.p.side_fn))  # the side_of function, called directly
             inline = (2, "{1}(st, {0})")
         if inline is not None and len(gs) == inline[0] and (self.name not in _TWICE or simple(gs[0][0])):
@@ -127,6 +137,8 @@ class Builtin:
         """bind(), each argument compiled into one function (arguments of statements)."""
         return [(comp.mat(f), t) for f, t in self.bind(comp, call, src, scope)]
 
+
+_V_P = re.compile(r"\bv_p\b")
 
 # built-ins written inline in generated code (arity, template): no call of the implementation
 INLINE = {
@@ -711,7 +723,8 @@ def compare(comp, e: A.Compare, src, scope):
     elif op in ("<", "<=", ">", ">=") and not (accepts("int", lt) and accepts("int", rt)):
         comp.problem(src, e, f"'{op}' compares numbers, found {show(lt)} and {show(rt)}")
         raise CheckError
-    return _gen_compare(comp, _specialized_compare(op, lf, rf, e.right), op, lf, rf, e.right), "bool"
+    pure = not _calls(e.left, IMPURE) and not _calls(e.right, IMPURE)
+    return _gen_compare(comp, _specialized_compare(op, lf, rf, e.right), op, lf, rf, e.right, pure), "bool"
 
 
 def _to_kind(comp, fn):
@@ -720,16 +733,20 @@ def _to_kind(comp, fn):
     return _prop(comp, lambda st, fr: None if (c := fn(st, fr)) is None else cdef[c], fn, cdef)
 
 
-def _gen_compare(comp, fn, op, lf, rf, right_node):
+def _gen_compare(comp, fn, op, lf, rf, right_node, pure=False):
     """Source of a comparison: == and != inline; an ordering is none-safe (none is never
-    smaller or larger), through temporaries, or a helper when both sides are computed (both
-    are evaluated, as in the closure)."""
+    smaller or larger), through temporaries, or a helper when both sides are computed and one
+    may change the state or draw chance (both are evaluated, as in the closure)."""
     gl, gr = comp.g(lf), comp.g(rf)
     if op in ("==", "!="):
         return tagged(fn, combine("({0} %s {1})" % op, gl, gr))
     if isinstance(right_node, (A.Num, A.Str, A.Const)) and right_node.value is not None:
         w = comp.namer.fresh("_w")
         return tagged(fn, combine(f"(({w} := {{0}}) is not None and {w} {op} {{1}})", gl, gr))
+    if pure:  # the right side is skipped when the left is none: it cannot matter
+        w, w2 = comp.namer.fresh("_w"), comp.namer.fresh("_w")
+        return tagged(fn, combine(f"(({w} := {{0}}) is not None and ({w2} := {{1}}) is not None "
+                                  f"and {w} {op} {w2})", gl, gr))
     h = comp.namer.const(_CMP[op])
     return tagged(fn, combine(h[0] + "({0}, {1})", gl, gr, h))
 

@@ -15,16 +15,7 @@ ACT_LOG = "engine:act_log"  # the code unit that settles who may read an action'
 
 
 def player_id(st, p) -> str:
-    if p is None:
-        return "none"
-    g = st.g
-    zname = g.player_name_zone
-    if zname is not None:
-        z = g.prog.PB + p * g.prog.NPZ + g.prog.zone_defs[zname].j
-        zz = st.zones[z]
-        if zz:
-            return g.card_ids[g.card_def[zz[0]]]
-    return f"p{p + 1}"
+    return st.g.player_id(st, p)
 
 
 def value_id(st, v, t: str) -> str:
@@ -32,7 +23,7 @@ def value_id(st, v, t: str) -> str:
     if v is None:
         return "none"
     if t == "card":
-        return st.g.card_ids[st.g.card_def[v]]
+        return st.g.inst_ids[v]
     if t == "kind":
         return st.g.card_ids[v]
     if t == "player":
@@ -45,6 +36,7 @@ def value_id(st, v, t: str) -> str:
 
 
 _new = tuple.__new__  # Option(...) without the NamedTuple constructor's extra call
+STATIC_TYPES = frozenset({"card", "kind", "loc", "bool", "int", "str"})  # ids that never change
 PASS = Option("pass", "option-pass", (), None)
 
 
@@ -55,13 +47,26 @@ def options_of(st) -> list[Option]:
     out: list[Option] = []
     t = pend["t"]
     seen = set()
-    targs = (t,)
-    for v in pend["items"]:
-        oid = value_id(st, v, t)
-        if oid in seen:
-            continue
-        seen.add(oid)
-        out.append(_new(Option, (oid, oid, targs, v)))
+    if t in STATIC_TYPES:  # the option of a card, a word, a number...: built once per table
+        cache = st.g.choose_opts.get(t)
+        if cache is None:
+            cache = st.g.choose_opts[t] = {}
+        for v in pend["items"]:
+            o = cache.get(v)
+            if o is None:
+                oid = value_id(st, v, t)
+                o = cache[v] = _new(Option, (oid, oid, (t,), v))
+            if o[0] not in seen:
+                seen.add(o[0])
+                out.append(o)
+    else:
+        targs = (t,)
+        for v in pend["items"]:
+            oid = value_id(st, v, t)
+            if oid in seen:
+                continue
+            seen.add(oid)
+            out.append(_new(Option, (oid, oid, targs, v)))
     if pend.get("opt"):
         out.append(PASS)
     return out

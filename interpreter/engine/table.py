@@ -7,12 +7,20 @@ lookups the VM and the built-ins need at run time, all by index, never by name.
 
 from __future__ import annotations
 
+import re
+
 from ..program import Program
-from .decisions import value_id
+from .decisions import STATIC_TYPES, value_id
 from .state import Option
 
 _new = tuple.__new__  # Option(...) without the NamedTuple constructor's extra call
-STATIC_TYPES = frozenset({"card", "kind", "loc", "bool", "int", "str"})  # ids that never change
+_ID = {  # the id of a value of each type, as generated code (value_id inline)
+    "card": "('none' if {v} is None else _cid[{v}])",
+    "kind": "('none' if {v} is None else _kid[{v}])",
+    "loc": "('none' if {v} is None else _lid[{v}])",
+    "player": "_pid(st, {v})",
+}
+_LOCAL = re.compile(r"L\.get\('(\w+)'\)")  # a local read in generated code
 
 
 def _option(st, aid: str, args: tuple, types) -> Option:
@@ -39,9 +47,15 @@ class Table:
         self.triggers = prog.triggers
         self.player_name_zone = prog.player_name_zone
         self.max_turns = prog.rs.max_turns
+        self.inst_ids = [prog.card_ids[k] for k in prog.card_def]  # card instance -> its card id
+        self.name_zone = None  # player -> the zone whose card names the player
+        if prog.player_name_zone is not None:
+            j = prog.zone_defs[prog.player_name_zone].j
+            self.name_zone = [prog.PB + p * prog.NPZ + j for p in range(n)]
+        self.choose_opts: dict = {}  # value type -> value -> its option (ids that never change)
         self.side_fn = prog.side_fn
         self.end_fn = prog.end_fn
-        self._groups: dict[str, list] = {}
+        self._groups: dict = {}  # group -> its generated enumeration function
         L = len(prog.loc_ids)
         self.zone_vis, self.zone_owner, self.zone_capacity = [], [], []
         self.zone_base_name, self.zone_label, self.zone_on_empty, self.zone_loc = [], [], [], []
@@ -82,92 +96,110 @@ class Table:
                 if li is None and p is None:
                     self.start_zone.setdefault(str(s), z)
 
-    def _group(self, g: str) -> list:
-        """The actions of group g as tuples of what enumeration reads (no attribute lookups
-        per action on the hot path), with the options that never change prebuilt."""
-        ents = self._groups.get(g)
-        if ents is None:
-            ents = self._groups[g] = []
-            for aid in self.groups.get(g, ()):
-                a = self.actions[aid]
-                t0 = a.arg_types[0] if a.arg_types else None
-                ents.append((aid, a, a.kind if a.once else None, a.conds[0], len(a.arg_names),
-                             a.arg_names[0] if a.arg_names else None, a.conds[1] if len(a.conds) > 1 else None,
-                             a.arg_fns[0] if a.arg_fns else None, t0 == "card",
-                             _new(Option, (aid, "action-" + aid, (), (aid, ()))),
-                             {} if t0 in STATIC_TYPES else None, t0))
-        return ents
-
     def legal_actions(self, st, pend) -> list:
         """Every legal (action id, args) for a pending `act` decision, in declaration order."""
         return [o.value for o in self.legal_options(st, pend)]
 
     def legal_options(self, st, pend) -> list:
         """The options of every legal action of a pending `act` decision, in declaration
-        order (without `pass`). An option whose id depends on nothing but its action and
-        argument (a card, a card id, a location, a number...) is built once per table."""
-        out: list = []
-        kinds = st.kinds
-        loc = {"me": pend["p"]}
-        fr = [None, 0, loc, None]
-        card_def = self.card_def
-        group = self._groups.get(pend["g"]) or self._group(pend["g"])
-        for aid, a, once_kind, c0, nargs, name, c1, dom, by_kind, opt0, cache, t0 in group:
-            if once_kind is not None and once_kind in kinds:
-                continue
-            if c0 is not None and not c0(st, fr):
-                continue
+        order (without `pass`)."""
+        fn = self._groups.get(pend["g"]) or self._group_fn(pend["g"])
+        return fn(st, [None, 0, {"me": pend["p"]}, None], [])
+
+    def _group_fn(self, g: str):
+        """One generated function enumerating the legal options of group g: every action's
+        `when` parts and argument domains inline (effects/codegen.py texts), each part as
+        soon as the args it names are bound. An option whose id depends on nothing but its
+        action and arguments (cards, card ids, locations, numbers...) is built once per table."""
+        from ..effects.codegen import _compile
+        env: dict = {"_mk": _option, "_cdef": self.card_def, "_new": _new, "_Option": Option,
+                     "_cid": self.inst_ids, "_kid": self.card_ids, "_lid": self.loc_ids,
+                     "_pid": self.player_id, "_vid": value_id}
+        lines = ["def _legal(st, fr, out):", "    L = fr[2]", "    kinds = st.kinds", "    _me = L['me']"]
+        bound = {"me": "_me"}  # locals that tests read through Python variables (tests never assign)
+
+        def text(fn) -> str:
+            gg = getattr(fn, "_g", None)
+            if gg is None:
+                name = f"_e{len(env)}"
+                env[name] = fn
+                return f"{name}(st, fr)"
+            if gg[1]:
+                env.update(gg[1])
+            return _LOCAL.sub(lambda m: bound.get(m.group(1), m.group(0)), gg[0])
+
+        def const(v) -> str:
+            name = f"_e{len(env)}"
+            env[name] = v
+            return name
+
+        for aid in self.groups.get(g, ()):
+            a = self.actions[aid]
+            tests = []
+            if a.once:
+                tests.append(f"{a.kind!r} not in kinds")
+            if a.conds[0] is not None:
+                tests.append(text(a.conds[0]))
+            ind = "    "
+            if tests:
+                lines.append(ind + "if " + " and ".join(f"({t})" for t in tests) + ":")
+                ind += "    "
+            nargs = len(a.arg_names)
             if nargs == 0:
-                out.append(opt0)
-            elif nargs == 1:  # the common case, without recursion
-                vals = dom(st, fr) or ()
-                seen = set() if by_kind else None  # copies of one card are one option
-                for v in vals:
-                    if seen is not None:
-                        k = card_def[v]
-                        if k in seen:
-                            continue
-                        seen.add(k)
-                    loc[name] = v
-                    if c1 is None or c1(st, fr):
-                        if cache is not None:
-                            o = cache.get(v)
-                            if o is None:
-                                o = cache[v] = _option(st, aid, (v,), a.arg_types)
-                        else:
-                            o = _option(st, aid, (v,), a.arg_types)
-                        out.append(o)
-                loc.pop(name, None)
-            else:
-                _enumerate(st, a, 0, loc, fr, out, card_def)
-        return out
+                lines.append(ind + f"out.append({const(_new(Option, (aid, 'action-' + aid, (), (aid, ()))))})")
+                continue
+            static = all(t in STATIC_TYPES for t in a.arg_types)
+            cache = const({}) if static else None
+            types = const(tuple(a.arg_types))
+            pops = []
+            for i, (name, dom, t) in enumerate(zip(a.arg_names, a.arg_fns, a.arg_types)):
+                v = f"_v{i}"
+                if t == "card":  # copies of one card are one option
+                    lines.append(ind + f"_s{i} = set()")
+                lines.append(ind + f"for {v} in ({text(dom)} or ()):")
+                ind += "    "
+                if t == "card":
+                    lines += [ind + f"if _cdef[{v}] in _s{i}:", ind + "    continue", ind + f"_s{i}.add(_cdef[{v}])"]
+                lines.append(ind + f"L[{name!r}] = {v}")
+                bound[name] = v
+                pops.append((ind[:-4], name))
+                cond = a.conds[i + 1] if i + 1 < len(a.conds) else None
+                if cond is not None:
+                    lines.append(ind + f"if {text(cond)}:")
+                    ind += "    "
+            args = "(" + ", ".join(f"_v{i}" for i in range(nargs)) + ",)"
+            if cache is not None:
+                lines += [ind + f"o = {cache}.get({args})",
+                          ind + "if o is None:",
+                          ind + f"    o = {cache}[{args}] = _mk(st, {aid!r}, {args}, {types})",
+                          ind + "out.append(o)"]
+            else:  # the id written inline, by type
+                ids = " + ',' + ".join(_ID.get(t, "_vid(st, {v}, %r)" % t).format(v=f"_v{i}")
+                                       for i, t in enumerate(a.arg_types))
+                lines.append(ind + f"_a = {args}")
+                lines.append(ind + f"out.append(_new(_Option, ({aid + ':'!r} + {ids}, {'action-' + aid!r}, "
+                             f"_a, ({aid!r}, _a))))")
+            for pind, name in reversed(pops):
+                lines.append(pind + f"L.pop({name!r}, None)")
+                bound.pop(name, None)
+        lines.append("    return out")
+        ns = env
+        exec(_compile("\n".join(lines) + "\n"), ns)  # noqa: S102 - text built from compiled tests
+        fn = self._groups[g] = ns["_legal"]
+        return fn
+
+    def player_id(self, st, p) -> str:
+        """The id a player is called by: its naming card's id, or pN."""
+        if p is None:
+            return "none"
+        if self.name_zone is not None:
+            zz = st.zones[self.name_zone[p]]
+            if zz:
+                return self.inst_ids[zz[0]]
+        return f"p{p + 1}"
 
     def side_of(self, st, p) -> str | None:
         return self.side_fn(st, p)
-
-
-def _enumerate(st, a, i, loc, fr, out, card_def) -> None:
-    cond = a.conds[i] if i else None  # level 0 was checked by legal_actions
-    if cond is not None and not cond(st, fr):
-        return
-    if i == len(a.arg_names):
-        out.append(_option(st, a.id, tuple(loc[n] for n in a.arg_names), a.arg_types))
-        return
-    name = a.arg_names[i]
-    vals = a.arg_fns[i](st, fr) or []
-    if a.arg_types[i] == "card":
-        seen = set()
-        uniq = []
-        for c in vals:
-            k = card_def[c]
-            if k not in seen:
-                seen.add(k)
-                uniq.append(c)
-        vals = uniq
-    for v in vals:
-        loc[name] = v
-        _enumerate(st, a, i + 1, loc, fr, out, card_def)
-    loc.pop(name, None)
 
 
 def _sync_runner(code_id: str):
