@@ -93,6 +93,10 @@ class Builtin:
         if self.name == "has" and len(gs) == 2:  # any card of id k in zone z, in C
             gs.append(comp.namer.const(comp.p.card_def))
             inline = (3, "({1} in map({2}.__getitem__, st.zones[{0}]))")
+        if (self.name in ("any", "all") and len(call.args) == 1 and isinstance(call.args[0], A.Comprehension)
+                and gs[0][0].startswith("[") and gs[0][0].endswith("]") and not _calls(call.args[0], IMPURE)):
+            # over a comprehension that changes nothing: a generator, which stops at the answer
+            gs[0] = ("(" + gs[0][0][1:-1] + ")", gs[0][1], gs[0][2])
         if self.name == "count" and len(call.args) == 1 and not call.kwargs:
             inline = (2, "len({0})")  # count(xs) without x is len(xs)
         if self.name == "side" and len(gs) == 1 and comp.p.side_g is not None and simple(gs[0][0]):

@@ -272,6 +272,11 @@ class Compiler:
             if self.fusible(s):
                 run.append(s)
                 continue
+            if self.vm_call(s) is not None:  # the run ends by pushing the procedure's frame
+                run.append(s)
+                self.fused(run, src, scope, code)
+                run = []
+                continue
             if run:
                 self.fused(run, src, scope, code)
                 run = []
@@ -299,6 +304,16 @@ class Compiler:
             return all(self.fusible(x) for x in s.body)
         return False
 
+    def vm_call(self, s):
+        """The call of a statement calling a procedure that may ask (`f(...)`, `x = f(...)`)."""
+        e = s.expr if isinstance(s, A.ExprStmt) else s.value if isinstance(s, A.Assign) else None
+        if (isinstance(e, A.Call) and e.func in self.p.proc_sigs and e.func not in self.sync_procs
+                and (isinstance(s, A.ExprStmt)
+                     or (isinstance(s.target, A.Name) and s.op == "="
+                         and not self.resolves_globally(s.target.id)))):
+            return e
+        return None
+
     def fused(self, stmts, src, scope, code) -> None:
         out = _Gen()
         self.gen_block(stmts, src, scope, out, 0)
@@ -319,6 +334,13 @@ class Compiler:
 
     def gen_stmt(self, s, src, scope, out, ind) -> None:
         if isinstance(s, A.Pass):
+            return
+        call = self.vm_call(s)
+        if call is not None:
+            var = s.target.id if isinstance(s, A.Assign) else None
+            t = self.gen_push(call, var, src, scope, out, ind)
+            if var is not None:
+                scope.names[var] = join(scope.names.get(var, t), t) if var in scope.names else t
             return
         if isinstance(s, A.ExprStmt):
             if isinstance(s.expr, A.Call) and s.expr.func in self.sync_procs:
@@ -435,6 +457,21 @@ class Compiler:
         out.add(ind, (f"L[{var!r}] = " if var else "") + text, src, call)
         out.add(ind, "if st.over or not st.stack:", src, call)
         out.add(ind + 1, "return", src, call)
+        return self.p.proc_ret.get(call.func, "any")
+
+    def gen_push(self, call, var, src, scope, out, ind) -> str:
+        """A call of a procedure that may ask, last in its run: push its frame (the VM runs it
+        next, then comes back after this instruction)."""
+        from .blocking import proc_args  # blocking imports this module
+        fns, code_id, names = proc_args(self, call, src, scope)
+        d = self.namer.fresh("_x")
+        items = ", ".join(f"{n!r}: {out.use(self.g(f))}" for n, f in zip(names, fns))
+        out.add(ind, f"{d} = {{{items}}}", src, call)
+        for k in ("me", "this", "here"):
+            if k not in names:
+                out.add(ind, f"if {k!r} in L:", src, call)
+                out.add(ind + 1, f"{d}[{k!r}] = L[{k!r}]", src, call)
+        out.add(ind, f"st.stack.append([{code_id!r}, 0, {d}, {var!r}])", src, call)
         return self.p.proc_ret.get(call.func, "any")
 
     def gen_counter_assign(self, s, tgt, src, scope, out, ind) -> None:

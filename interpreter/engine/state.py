@@ -129,7 +129,6 @@ class State:
     def options(self) -> list[Option]:
         """The legal options of the pending decision (cached until the state changes)."""
         if self._opts is None:
-            from .decisions import options_of
             self._opts = options_of(self) if self.pending is not None else []
         return self._opts
 
@@ -179,7 +178,6 @@ class State:
         return Refusal(f"{option_id!r} is not a legal option now (legal: {ids})", option_id)
 
     def _take(self, opt: Option) -> None:
-        from .decisions import take
         if self._cow:
             self._unshare()
         take(self, opt)
@@ -261,3 +259,7 @@ class State:
         """The id a player is called by: its naming card's id, or pN."""
         from .decisions import player_id
         return player_id(self, p)
+
+
+# decisions imports this module's Option: imported once both exist (not per decision)
+from .decisions import options_of, take  # noqa: E402
