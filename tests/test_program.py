@@ -279,3 +279,41 @@ def test_save_of_another_state_format_is_refused(tmp_path):
     data["version"] = 1
     with pytest.raises(RulesetError, match="version 1 of the state format"):
         g.state_from_json(data)
+
+
+def test_loops_that_ask_run_on_the_vm(tmp_path):
+    """Loops whose bodies ask a player stay VM code (entered in one step, jumps threaded):
+    empty and full `for`, a `while` false at once and one that runs, an if/else ending a
+    body, hidden loop counters left as before."""
+    g = make(tmp_path, """
+        counters:
+          asked: {max: 1000}
+          odd: {max: 1000}
+          done: {max: 1000}
+        turn: |
+          for x in []:
+            a = choose(me, ["x"], prompt: never)
+          for i in range(0, 3):
+            a = choose(me, ["y", "n"], prompt: pick)
+            asked += 1
+            if i == 1:
+              odd += 1
+            else:
+              b = choose(me, ["z"], prompt: again)
+          k = 0
+          while k > 5:
+            a = choose(me, ["x"], prompt: never)
+          while k < 2:
+            a = choose(me, ["w"], prompt: loop)
+            k += 1
+          done += 1
+          end(finished, [])
+        """)
+    st = g.new_game(seed=1, players=2)
+    seen = []
+    while not st.over:
+        d = st.decision()
+        seen.append(d.prompt)
+        st.apply_in_place(d.options[0].id)
+    assert seen == ["pick", "again", "pick", "pick", "again", "loop", "loop"]
+    assert (ctr(st, "asked"), ctr(st, "odd"), ctr(st, "done")) == (3, 1, 1)

@@ -152,18 +152,26 @@ class Compiler:
             code.instrs.append(prelude)
             code.locs.append(src.doc.source.value(src.path))
         tree = self.parse(text, src, "block")
+        saved, _Jump.made = _Jump.made, []
+        try:
+            self._code_body(code, tree, src, scope, direct)
+            _thread_jumps(code, _Jump.made)
+        finally:
+            _Jump.made = saved
+        code.local_types.update(scope.names)
+        self.p.codes[code_id] = code
+        return code
+
+    def _code_body(self, code, tree, src, scope, direct) -> None:
         if tree is not None and direct and all(self.fusible(x) for x in tree):
             out = _Gen()
             self.gen_block(tree, src, scope, out, 0)
             if out.lines:
                 code.instrs.append(self.function(out, "vm"))
                 code.locs.append(out.first_loc())
-            code.direct = self.function(out, "direct", code_id, code.params)
+            code.direct = self.function(out, "direct", code.id, code.params)
         elif tree is not None:
             self.block(tree, src, scope, code)
-        code.local_types.update(scope.names)
-        self.p.codes[code_id] = code
-        return code
 
     def find_sync_procs(self, bodies: dict) -> None:
         """The procedures that can never ask a player (no choose, act, window, run or emit,
@@ -589,9 +597,10 @@ class Compiler:
             raise CheckError
         it, ix = scope.hidden("it"), scope.hidden("ix")
         scope.names[s.var] = elem(t)
-        self.emit(code, _for_init(self.mat(fn), it, ix), src, s)
         end = _Jump()
-        head = self.emit(code, _for_next(it, ix, s.var, end), src, s)
+        nxt = _for_next(it, ix, s.var, end)
+        self.emit(code, _entering(_for_init(self.mat(fn), it, ix), nxt), src, s)
+        head = self.emit(code, nxt, src, s)
         self.block(s.body, src, scope, code)
         self.emit(code, _jump(_Jump(head)), src, s)
         end.target = len(code.instrs)
@@ -610,9 +619,10 @@ class Compiler:
     def while_stmt(self, s: A.While, src, scope, code):
         fn, t = self.expr(s.cond, src, scope)
         guard = scope.hidden("w")
-        self.emit(code, _set_local(guard, lambda st, fr: 0), src, s)
         end = _Jump()
-        head = self.emit(code, _while_head(self.mat(fn), guard, end), src, s)
+        test = _while_head(self.mat(fn), guard, end)
+        self.emit(code, _entering(_set_local(guard, lambda st, fr: 0), test), src, s)
+        head = self.emit(code, test, src, s)
         self.block(s.body, src, scope, code)
         self.emit(code, _jump(_Jump(head)), src, s)
         end.target = len(code.instrs)
@@ -1010,9 +1020,27 @@ class _Jump:
     """A jump target filled in once the compiler knows where a block ends."""
 
     __slots__ = ("target",)
+    made: list | None = None  # while a code unit compiles: every jump made for it
 
     def __init__(self, target: int | None = None):
         self.target = target
+        if _Jump.made is not None:
+            _Jump.made.append(self)
+
+
+def _thread_jumps(code: Code, jumps: list) -> None:
+    """A jump whose target is an unconditional jump goes straight to where that one goes
+    (the end of an `if` branch or of an inner loop, in a loop body, is its back edge)."""
+    instrs = code.instrs
+    for j in jumps:
+        t, seen = j.target, set()
+        while t is not None and 0 <= t < len(instrs) and t not in seen:
+            nxt = getattr(instrs[t], "_goto", None)
+            if nxt is None or nxt.target is None:
+                break
+            seen.add(t)
+            t = nxt.target
+        j.target = t
 
 
 _MISSING = object()
@@ -1069,6 +1097,7 @@ def _set_counter(index_fn, fn, op, lo, hi):
 def _jump(j: _Jump):
     def ins(st, fr):
         fr[1] = j.target
+    ins._goto = j
     return ins
 
 
@@ -1076,6 +1105,16 @@ def _jump_if_false(cond, j: _Jump):
     def ins(st, fr):
         if not cond(st, fr):
             fr[1] = j.target
+    return ins
+
+
+def _entering(init, head):
+    """A loop's first instruction: set it up, then run its head (the next instruction) at
+    once, as the VM would next, so entering a loop costs one dispatch, not two."""
+    def ins(st, fr):
+        init(st, fr)
+        fr[1] += 1
+        return head(st, fr)
     return ins
 
 

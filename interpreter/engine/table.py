@@ -167,6 +167,9 @@ class Table:
                 if cond is not None:
                     lines.append(ind + f"if {text(cond)}:")
                     ind += "    "
+                if cache is None:  # the id so far, once per value of this argument
+                    prev = repr(aid + ":") if i == 0 else f"_p{i - 1} + ','"
+                    lines.append(ind + f"_p{i} = {prev} + " + _ID.get(t, "_vid(st, {v}, %r)" % t).format(v=v))
             args = "(" + ", ".join(f"_v{i}" for i in range(nargs)) + ",)"
             if cache is not None:
                 lines += [ind + f"o = {cache}.get({args})",
@@ -174,10 +177,8 @@ class Table:
                           ind + f"    o = {cache}[{args}] = _mk(st, {aid!r}, {args}, {types})",
                           ind + "out.append(o)"]
             else:  # the id written inline, by type
-                ids = " + ',' + ".join(_ID.get(t, "_vid(st, {v}, %r)" % t).format(v=f"_v{i}")
-                                       for i, t in enumerate(a.arg_types))
                 lines.append(ind + f"_a = {args}")
-                lines.append(ind + f"out.append(_new(_Option, ({aid + ':'!r} + {ids}, {'action-' + aid!r}, "
+                lines.append(ind + f"out.append(_new(_Option, (_p{nargs - 1}, {'action-' + aid!r}, "
                              f"_a, ({aid!r}, _a))))")
             for pind, name in reversed(pops):
                 lines.append(pind + f"L.pop({name!r}, None)")
