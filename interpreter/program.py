@@ -9,6 +9,8 @@ compiled here (effects/compile.py) and every problem is collected, located, at o
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,6 +118,10 @@ class Program:
         self.first_fn = None
         self.skip_fn = None
         self.evaluate_fns: dict[str, Any] = {}
+        # option (or action) id -> playout weight: a number, or (fn(st, frame), arg names)
+        self.playout_weights: dict[str, Any] = {}
+        self.evaluate_scale: float | None = None  # `search: scale:`, the evaluate value of a sure win
+        self.stats_fns: dict[str, Any] = {}  # `stats:` name -> fn(st, frame), read when a game ends
         self.player_name_zone = rs.player_name
         self.errs = Collector()
 
@@ -382,6 +388,13 @@ class Program:
             for side, text in ev.value.items():
                 fn, _ = comp.expression(text, Source(*ev.where((side,))), Scope(P), "int")
                 self.evaluate_fns[side] = fn
+        self._search(rs, comp)
+        st_ = rs.stats
+        if st_ is not None and isinstance(st_.value, dict):
+            for name, text in st_.value.items():
+                fn, _ = comp.expression(text, Source(*st_.where((name,))), Scope(P), "int")
+                if fn is not None:
+                    self.stats_fns[str(name)] = fn
         comp.link()
         for cd in self.counter_defs.values():
             if cd.reset not in (None, "turn"):
@@ -416,6 +429,44 @@ class Program:
         else:
             slow = self.side_of_fn
             self.side_fn = lambda st, p: default if p is None else slow(st, [None, 0, {"p": p, "me": p}, None])
+
+    def _search(self, rs, comp: Compiler) -> None:
+        """Read `search:` (hints for search bots). A playout weight is a number or an
+        expression (of `me`, the deciding player, and the action's arguments when it names an
+        action); it must name an option the game can offer: an action, a card, a location,
+        `pass`, or a word some effect quotes."""
+        po = rs.search
+        if po is None or not isinstance(po.value, dict):
+            return
+        if po.value.get("scale") is not None:
+            self.evaluate_scale = float(po.value["scale"])
+        weights = po.value.get("playout") or {}
+        if not isinstance(weights, dict):
+            return
+        known = set(self.actions) | set(self.card_ids) | set(self.loc_ids) | {"pass"}
+        known |= _quoted_words(rs.data)
+        for key, w in weights.items():
+            name = str(key)
+            if name.split(":", 1)[0] not in known:
+                close = difflib.get_close_matches(name, sorted(known), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                doc, path = po.where(("playout", key))
+                if rs.variants:
+                    hint += (f"; a variant that removes an option removes its weight too, with "
+                             f"`search: {{playout: {{{name}: null}}}}`")
+                self.errs.add(doc.source.key(path), f"playout weight for {name!r}, which is no action, card, "
+                              f"location or quoted word of this ruleset{hint}")
+                continue
+            if isinstance(w, str):
+                a = self.actions.get(name)
+                names = list(a.arg_names) if a is not None else []
+                types = list(a.arg_types) if a is not None else []
+                scope = Scope({"me": "player", **dict(zip(names, types))})
+                fn, _ = comp.expression(w, Source(*po.where(("playout", key))), scope, "int")
+                if fn is not None:
+                    self.playout_weights[name] = (fn, tuple(names))
+            else:
+                self.playout_weights[name] = float(w)
 
     def _split_when(self, comp: Compiler, text, src: Source, scope: Scope, names: list):
         """Compile a legality test as per-level parts: level k runs once k args are bound."""
@@ -547,3 +598,23 @@ def _guard(wfn):
         if not wfn(st, fr):
             fr[1] = 1 << 30  # past the end: the frame finishes
     return ins
+
+
+_QUOTED = re.compile(r"""["']([A-Za-z_][A-Za-z0-9_]*)["']""")
+
+
+def _quoted_words(data) -> set[str]:
+    """Every identifier written in quotes inside the ruleset's text (the words a `choose`
+    may offer as options)."""
+    out: set[str] = set()
+    stack = [data]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if '"' in v or "'" in v:
+                out.update(_QUOTED.findall(v))
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return out

@@ -14,6 +14,7 @@ from interpreter.sim.stats import two_proportion, wilson
 
 HIGH_TIDE = RULESETS / "high_tide"
 CASTLE = RULESETS / "castle_of_the_devil"
+CAMELOT = RULESETS / "shadows_over_camelot"
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +81,80 @@ def test_rewards_from_results_and_from_the_evaluate_heuristic(high_tide, tmp_pat
 ])
 def test_heuristic_scale(high_tide, raw, scale, expected):
     assert MctsBot(0, high_tide, eval_scale=scale)._scaled(raw) == expected
+
+
+def test_search_hints_scale_the_heuristic_and_weight_the_playouts():
+    game = load(CAMELOT)
+    prog = game.program
+    assert prog.evaluate_scale == 1000.0
+    assert prog.playout_weights["fight_war"] == 10.0 and prog.playout_weights["accuse"] == 0.05
+    st = game.new_game(seed=1, players=3, record=False)
+    bot = MctsBot(0, game)
+    loyal = prog.evaluate_fns["loyal"](st, [None, 0, {"me": 0}, None])
+    assert 500 < loyal < 600  # a fresh game: the score x is small and positive (hands of 6 cards)
+    sides = [game.table(3).side_of(st, p) for p in range(3)]
+    assert bot._rewards(st) == pytest.approx([loyal / 1000 if s == "loyal" else 1 - loyal / 1000 for s in sides])
+
+
+def _opt(oid, value=None):
+    from interpreter.engine.state import Option
+    return Option(oid, oid, (), value)
+
+
+def test_playout_picks_follow_the_weights_numbers_and_expressions():
+    game = load(CAMELOT)
+    st = game.new_game(seed=1, players=3, record=False)
+    bot = MctsBot(0, game)
+    me = st.current_player()
+    # a number: accuse 0.05 against end_heroic (unnamed, 1) and a war card (10)
+    opts = [_opt("accuse", ("accuse", ())), _opt("end_heroic", ("end_heroic", ())),
+            _opt("fight_war:fight_1", ("fight_war", (0,)))]
+    picks = [bot._pick(st, opts) for _ in range(20000)]
+    share = {o.id: picks.count(o.id) / len(picks) for o in opts}
+    assert abs(share["accuse"] - 0.05 / 11.05) < 0.003
+    assert abs(share["end_heroic"] - 1 / 11.05) < 0.01
+    assert abs(share["fight_war:fight_1"] - 10 / 11.05) < 0.01
+    # expressions read the state: at 4 life, losing one weighs 0 and sacrificing 1
+    assert bot._weight(st, _opt("evil_life")) == 0.0
+    assert bot._weight(st, _opt("sacrifice", ("sacrifice", ()))) == 1.0
+    # and the action's arguments: travelling to Excalibur weighs 20 + 1 from the Round Table
+    quests = {lid: i for i, lid in enumerate(st.g.loc_ids)}
+    assert st.at[me] == quests["round_table"]
+    w = bot._weight(st, _opt("travel:quest_excalibur", ("travel", (quests["quest_excalibur"],))))
+    assert w == 21.0
+
+
+def test_a_zero_weight_is_never_played_out_unless_nothing_else_is_left(tmp_path):
+    variant = tmp_path / "never.yaml"
+    variant.write_text("variant: never\ntitle: Never end a turn\nbase: shadows_over_camelot\n"
+                       "merge:\n  search: {playout: {end_heroic: 0}}\n", encoding="utf-8")
+    game = load(CAMELOT, [str(variant)])
+    st = game.new_game(seed=1, players=3, record=False)
+    bot = MctsBot(3, game)
+    a, b = _opt("end_heroic", ("end_heroic", ())), _opt("accuse", ("accuse", ()))
+    assert {bot._pick(st, [a, b]) for _ in range(2000)} == {"accuse"}
+    assert bot._pick(st, [a]) == "end_heroic"
+    assert MctsBot(3, game, weighted=False).weights == {}
+
+
+def test_children_are_compared_by_their_normalised_means():
+    from interpreter.bots.mcts import Node
+    game = load(CAMELOT)
+    st = game.new_game(seed=1, players=3, record=False)
+    a, b = Node(0), Node(0)
+    a.visits = b.visits = 10
+    a.avail = b.avail = 20
+    a.reward, b.reward = 5.2, 5.0  # means 0.52 and 0.50: close, but a is better
+    seen = [(_opt("x"), a), (_opt("y"), b)]
+    # without normalisation the exploration term decides nothing here, and ties go to the first
+    # listed; with it, a's small lead is worth a whole unit, so a wins from either position
+    for bot in (MctsBot(0, game, prior=False), MctsBot(0, game, prior=False, c=2.0)):
+        assert bot._select(st, seen) == "x"
+        assert bot._select(st, seen[::-1]) == "x"
+    raw = MctsBot(0, game, prior=False, normalize=False, c=2.0)
+    b.avail = 60  # more exploration credit for b: without normalisation it takes over
+    assert raw._select(st, seen) == "y"
+    assert MctsBot(0, game, prior=False, c=2.0)._select(st, seen) == "x"
 
 
 def mcts_against_random(ruleset, players: int, games: int, **spec) -> tuple[dict, dict, list]:

@@ -203,3 +203,44 @@ def test_interrupted_run_keeps_finished_games(tmp_path, jobs):
     assert sorted(g["seed"] for g in games) == sorted(x["seed"] for x in lines)
     assert len((out / "games.csv").read_text().splitlines()) == len(games) + 1
     assert (out / "chart.png").exists()
+
+
+def test_end_of_game_stats_are_recorded_summarised_compared_and_written(tmp_path, capsys):
+    # a variant may add `stats:` (here to High Tide, which has none): numbers read when each
+    # game ends, reported as means, compared on paired seeds, written as CSV columns
+    stats = tmp_path / "stats.yaml"
+    stats.write_text("variant: stats\ntitle: Stats\nbase: high_tide\nmerge:\n"
+                     "  stats: {top_score: \"max([score(p) for p in players])\", "
+                     "players: \"player_count\"}\n", encoding="utf-8")
+    short = tmp_path / "short.yaml"
+    short.write_text("variant: short\ntitle: Short game\nbase: high_tide\nmerge:\n  params: {goal: 4}\n")
+    out = tmp_path / "st"
+    code = main(["simulate", HIGH_TIDE, "--variant", str(stats), "--games", "20", "--players", "3",
+                 "--jobs", "1", "--out", str(out), "--quiet"])
+    text = capsys.readouterr().out
+    assert code == 0 and "at the end: players 3.00 ± 0.00, top_score" in text
+    data = json.loads((out / "results.json").read_text())
+    games = data["games"]["run"]
+    assert all(set(g["stats"]) == {"top_score", "players"} and g["stats"]["players"] == 3 for g in games)
+    tops = [g["stats"]["top_score"] for g in games]
+    assert data["summary"]["run"]["stats"]["top_score"]["mean"] == pytest.approx(sum(tops) / 20)
+    rows = (out / "games.csv").read_text().splitlines()
+    assert rows[0].endswith(",stat:players,stat:top_score")
+    assert [int(r.rsplit(",", 1)[1]) for r in rows[1:]] == tops
+    # compared on paired seeds: Camelot declares its stats; 13 engines make the siege last longer
+    out2 = tmp_path / "cmp"
+    code = main(["simulate", str(RULESETS / "shadows_over_camelot"), "--variant", "thirteen_engines",
+                 "--compare", "--games", "40", "--players", "4", "--jobs", "1", "--out", str(out2), "--quiet"])
+    text = capsys.readouterr().out
+    assert code == 0 and "siege_engines" in text
+    cmp = json.loads((out2 / "results.json").read_text())["comparison"]
+    assert set(cmp["stats"]) == {"white_swords", "black_swords", "siege_engines", "knights_alive"}
+    assert cmp["stats"]["siege_engines"]["difference"] >= 0
+
+
+def test_compare_pairs_stats_by_seed():
+    base = [dict(record(i, ["good"], [0]), stats={"swords": i}) for i in range(10)]
+    other = [dict(record(i, ["good"], [0]), stats={"swords": i + 3}) for i in range(10)]
+    c = compare(base, other)
+    assert c["stats"]["swords"]["difference"] == 3 and c["stats"]["swords"]["p"] == 0.0
+    assert c["stats"]["swords"]["base"] == 4.5 and c["stats"]["swords"]["variant"] == 7.5

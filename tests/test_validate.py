@@ -91,7 +91,7 @@ def test_kind_sections_match_the_format_doc():
         "cards": ("cards",),
         "locations": ("locations",),
         "flow": ("setup", "turn", "turn_order", "procedures", "actions", "triggers", "modifiers"),
-        "end": ("end", "side_of", "evaluate"),
+        "end": ("end", "side_of", "evaluate", "search", "stats"),
     }
 
 

@@ -7,10 +7,18 @@ not its instance), so one tree gathers statistics across all sampled worlds.
 
 One iteration: select with UCT, using each child's *availability* count in place of the
 parent's visits (options available only in some worlds are not starved); expand one untried
-option; play random moves to the end of the game, or for `depth` moves and then score each
-player with the ruleset's `evaluate:` heuristic for his side (0.5 for sides without one);
-back the reward of the player who chose each edge up the path. A finished game gives 1 to
-each of `result["winners"]` and 0 to everyone else.
+option; play out to the end of the game, or for `depth` moves and then score each player with
+the ruleset's `evaluate:` heuristic for his side (0.5 for sides without one); back the reward
+of the player who chose each edge up the path. A finished game gives 1 to each of
+`result["winners"]` and 0 to everyone else.
+
+Two things make the search useful where a heuristic moves little per decision:
+- UCT compares children's mean rewards *normalised* to the lowest and highest mean seen in
+  this search (as MuZero does), so a heuristic that moves a few hundredths is not drowned by
+  the exploration term;
+- playouts are random, weighted by the ruleset's `search: playout:` weights (by option id, or by the
+  action id before `:`; 1 for the others), so a ruleset can say which moves a sensible player
+  rarely makes. Expansion tries untried options in the same weighted order.
 
 Deterministic given the seed when the budget is iterations; a time budget (`seconds`) stops
 earlier on slow machines and is therefore not reproducible.
@@ -41,7 +49,8 @@ class MctsBot:
     """Chooses by information-set MCTS; sees only its own seat's view of the game."""
 
     def __init__(self, seed: int = 0, game=None, iterations: int = 200, seconds: float | None = None,
-                 depth: int | None = None, c: float = 0.7, eval_scale: float | None = None):
+                 depth: int | None = None, c: float = 0.7, eval_scale: float | None = None,
+                 normalize: bool = True, weighted: bool = True, prior: bool = True):
         self.rng = Rng(seed_state(seed))
         self.game = game
         self.iterations = iterations
@@ -49,6 +58,14 @@ class MctsBot:
         self.depth = depth
         self.c = c
         self.eval_scale = eval_scale
+        self.normalize = normalize
+        self.prior = prior
+        prog = getattr(game, "program", None)
+        weights = getattr(prog, "playout_weights", None) if weighted else None
+        self.weights: dict[str, float] = dict(weights or {})
+        if eval_scale is None:
+            self.eval_scale = getattr(prog, "evaluate_scale", None)
+        self._wcache: dict[str, float] = {}
         self.last_root: Node | None = None
 
     # ---- the decision ------------------------------------------------------------------------
@@ -86,45 +103,104 @@ class MctsBot:
         rng = self.rng
         node = root
         path = [root]
-        c = self.c
         # selection and expansion
         while not s.over:
             p = s.current_player()
-            opts = s.options()
+            kids = node.children
             untried = []
-            best, best_score = None, -1.0
-            for o in opts:
-                ch = node.children.get(o.id)
+            seen = []
+            for o in s.options():
+                ch = kids.get(o.id)
                 if ch is None:
-                    untried.append(o.id)
-                    continue
-                ch.avail += 1
-                if not untried:
-                    score = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                    if score > best_score:
-                        best, best_score = o.id, score
+                    untried.append(o)
+                else:
+                    ch.avail += 1
+                    seen.append((o, ch))
             if untried:
-                oid = untried[rng.below(len(untried))]
-                ch = node.children[oid] = Node(p)
+                oid = self._pick(s, untried) if self.weights else untried[rng.below(len(untried))].id
+                ch = kids[oid] = Node(p)
                 ch.avail = 1
                 s.apply_in_place(oid)
                 path.append(ch)
                 break
-            node = node.children[best]
+            best = self._select(s, seen)
+            node = kids[best]
             s.apply_in_place(best)
             path.append(node)
         # rollout
         steps = 0
         depth = self.depth
+        weighted = bool(self.weights)
         while not s.over and (depth is None or steps < depth):
             opts = s.options()
-            s.apply_in_place(opts[rng.below(len(opts))].id)
+            if weighted:
+                s.apply_in_place(self._pick(s, opts))
+            else:
+                s.apply_in_place(opts[rng.below(len(opts))].id)
             steps += 1
         rewards = self._rewards(s)
         for nd in path[1:]:
             nd.visits += 1
             nd.reward += rewards[nd.mover]
         root.visits += 1
+
+    def _select(self, s, seen: list) -> str:
+        """The option to follow among children that all have visits: UCT, or PUCT with the
+        playout weights as the prior when the ruleset gives weights (and `prior` is on); the
+        children's mean rewards are normalised to their own lowest and highest first."""
+        c = self.c
+        qs = [ch.reward / ch.visits for _, ch in seen]
+        if self.normalize:
+            lo, hi = min(qs), max(qs)
+            span = hi - lo
+            qs = [(q - lo) / span for q in qs] if span > 1e-12 else [0.5] * len(qs)
+        best, best_score = None, -math.inf
+        if self.prior and self.weights:
+            ws = [self._weight(s, o) for o, _ in seen]
+            total = sum(ws) or 1.0
+            for (o, ch), q, w in zip(seen, qs, ws):
+                score = q + c * (w / total) * math.sqrt(ch.avail) / (1 + ch.visits)
+                if score > best_score:
+                    best, best_score = o.id, score
+            return best
+        for (o, ch), q in zip(seen, qs):
+            score = q + c * math.sqrt(math.log(ch.avail) / ch.visits)
+            if score > best_score:
+                best, best_score = o.id, score
+        return best
+
+    def _weight(self, s, o) -> float:
+        """The playout weight of option o in state s (1 when the ruleset names neither the
+        option nor its action)."""
+        oid = o.id
+        w = self._wcache.get(oid)
+        if w is None:
+            w = self.weights.get(oid)
+            if w is None:
+                w = self.weights.get(oid.split(":", 1)[0], 1.0)
+            self._wcache[oid] = w
+        if w.__class__ is float:
+            return w
+        fn, names = w
+        loc = {"me": s.current_player()}
+        if names and isinstance(o.value, tuple):
+            loc.update(zip(names, o.value[1]))
+        v = fn(s, [None, 0, loc, None])
+        return float(v) if v and v > 0 else 0.0
+
+    def _pick(self, s, opts) -> str:
+        """The id of one of the options `opts` of state s, at random by the ruleset's playout
+        weights (uniform if they are all 0)."""
+        ws = [self._weight(s, o) for o in opts]
+        total = sum(ws)
+        if total <= 0:
+            return opts[self.rng.below(len(opts))].id
+        r = self.rng.below(1 << 30) * total / (1 << 30)
+        for o, w in zip(opts, ws):
+            r -= w
+            if r < 0:
+                return o.id
+        return next(o for o, w in zip(reversed(opts), reversed(ws)) if w > 0).id
 
     # ---- scoring -------------------------------------------------------------------------------
 

@@ -211,10 +211,13 @@ def _print_summary(console, report: dict, bots) -> None:
                       f"{s['turns']['mean']:.1f} ± {s['turns']['sd']:.1f} turns; "
                       f"no winner: {s['no_winner']}; ends: "
                       + ", ".join(f"{k} {v}" for k, v in s["reasons"].items()))
+        if s.get("stats"):
+            console.print("  at the end: " + ", ".join(f"{k} {v['mean']:.2f} ± {v['sd']:.2f}"
+                                                       for k, v in s["stats"].items()))
     cmp = report.get("comparison")
     if cmp:
         t = Table(title=f"variant against base, on {cmp['paired_games']} paired seeds")
-        t.caption = "diff: points; p: McNemar on paired games (length: paired z)"
+        t.caption = "diff: points; p: McNemar on paired games (length and stats: paired z)"
         for col in ("side", "base", "variant", "diff", "95% CI", "p", "sig."):
             t.add_column(col, justify="left" if col in ("side", "sig.") else "right", no_wrap=True)
         for side, c in cmp["by_side"].items():
@@ -225,6 +228,10 @@ def _print_summary(console, report: dict, bots) -> None:
         t.add_row("length", f"{d['base']:.1f}", f"{d['variant']:.1f}", f"{d['difference']:+.1f}",
                   f"{d['ci95'][0]:+.1f}…{d['ci95'][1]:+.1f}", f"{d['p']:.3g}",
                   "yes" if d["p"] < 0.05 else "")
+        for name, d in cmp.get("stats", {}).items():
+            t.add_row(name, f"{d['base']:.2f}", f"{d['variant']:.2f}", f"{d['difference']:+.2f}",
+                      f"{d['ci95'][0]:+.2f}…{d['ci95'][1]:+.2f}", f"{d['p']:.3g}",
+                      "yes" if d["p"] < 0.05 else "")
         console.print(t)
     if report.get("games_per_second"):
         console.print(f"  {report['seconds']:.1f} s, {report['games_per_second']:.1f} games/s "

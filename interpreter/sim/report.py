@@ -44,13 +44,18 @@ class GameLog:
 
 
 def games_csv(runs: dict[str, list[dict]]) -> str:
-    """One row per game; lists are joined with '|' (seats numbered from 0, as in results)."""
+    """One row per game; lists are joined with '|' (seats numbered from 0, as in results);
+    the ruleset's end-of-game stats follow as `stat:NAME` columns."""
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
+    names = sorted({k for results in runs.values() for r in results for k in r.get("stats") or {}})
+    w = csv.DictWriter(buf, fieldnames=CSV_FIELDS + [f"stat:{k}" for k in names], extrasaction="ignore",
+                       lineterminator="\n")
     w.writeheader()
     for run, results in runs.items():
         for r in results:
             row = dict(r, run=run)
+            for k, v in (r.get("stats") or {}).items():
+                row[f"stat:{k}"] = v
             for k in ("bots", "winners", "sides"):
                 row[k] = "|".join(str(x) for x in r.get(k) or [])
             row.setdefault("error", "")

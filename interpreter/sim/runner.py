@@ -88,6 +88,23 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
                reason=res.get("reason", ""), decisions=decisions, turns=st.turn,
                player_sides=[game.table(n).side_of(st, p) for p in range(n)],
                seconds=round(time.perf_counter() - t0, 4))
+    if game.program.stats_fns:
+        out["stats"] = end_stats(game, st)
+    return out
+
+
+def end_stats(game, st) -> dict:
+    """The ruleset's `stats:` read on a finished game (a statistic that fails to evaluate is
+    left out rather than stopping the batch)."""
+    frame = [None, 0, {"me": st.current if st.current is not None else 0}, None]
+    out = {}
+    for name, fn in game.program.stats_fns.items():
+        try:
+            v = fn(st, frame)
+        except Exception:  # a rules bug in a statistic must not lose the game's result
+            continue
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            out[name] = v
     return out
 
 

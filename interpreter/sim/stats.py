@@ -87,6 +87,12 @@ def summarize(results: list[dict]) -> dict:
                 seat_wins[p] += 1
     dm, dsd = mean_sd([r["decisions"] for r in ok])
     tm, tsd = mean_sd([r["turns"] for r in ok])
+    names = sorted({k for r in ok for k in r.get("stats") or {}})
+    stats = {}
+    for k in names:
+        xs = [r["stats"][k] for r in ok if k in (r.get("stats") or {})]
+        m, sd = mean_sd(xs)
+        stats[k] = {"mean": m, "sd": sd, "games": len(xs)}
     return {
         "games": len(results),
         "played": n,
@@ -97,6 +103,7 @@ def summarize(results: list[dict]) -> dict:
         "no_winner": sum(1 for r in ok if not r["winners"]),
         "decisions": {"mean": dm, "sd": dsd},
         "turns": {"mean": tm, "sd": tsd},
+        "stats": stats,
         "reasons": dict(Counter(r["reason"] for r in results).most_common()),
         "first_error": next((f"seed {r['seed']}: {r.get('error', '')}" for r in results
                              if r.get("reason") == "error"), None),
@@ -152,11 +159,21 @@ def compare(base: list[dict], other: list[dict], alpha: float = 0.05) -> dict:
             "mcnemar_p": p, "z_test": two_proportion(ka, n, kb, n),
             "significant": p < alpha,
         }
-    da = [a[x]["decisions"] for x in seeds]
-    db = [b[x]["decisions"] for x in seeds]
+    out["decisions"] = paired_means([a[x]["decisions"] for x in seeds], [b[x]["decisions"] for x in seeds])
+    names = sorted({k for x in seeds for k in (a[x].get("stats") or {}) if k in (b[x].get("stats") or {})})
+    out["stats"] = {}
+    for k in names:
+        both = [x for x in seeds if k in (a[x].get("stats") or {}) and k in (b[x].get("stats") or {})]
+        out["stats"][k] = paired_means([a[x]["stats"][k] for x in both], [b[x]["stats"][k] for x in both])
+    return out
+
+
+def paired_means(da: list, db: list) -> dict:
+    """The mean of two runs' values on the same seeds, their paired difference with a 95%
+    interval, and the two-sided p of a paired z-test."""
+    n = len(da)
     dm, dsd = mean_sd([y - x for x, y in zip(da, db)])
     se = dsd / math.sqrt(n) if n > 1 else 0.0
-    out["decisions"] = {"base": mean_sd(da)[0], "variant": mean_sd(db)[0], "difference": dm,
-                        "ci95": [dm - Z95 * se, dm + Z95 * se],
-                        "p": normal_p(dm / se) if se > 0 else (1.0 if dm == 0 else 0.0)}
-    return out
+    return {"base": mean_sd(da)[0], "variant": mean_sd(db)[0], "difference": dm,
+            "ci95": [dm - Z95 * se, dm + Z95 * se],
+            "p": normal_p(dm / se) if se > 0 else (1.0 if dm == 0 else 0.0)}
