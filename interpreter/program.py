@@ -304,6 +304,7 @@ class Program:
                 self.modifier_fns.setdefault(target, []).append((when, add))
         self._compile_side_of(comp)
         comp.find_sync_procs({name: item.value for name, item in rs.procedures.items()})
+        self.sync_procs = comp.sync_procs
         for name, item in rs.procedures.items():
             params = self.proc_sigs[name]
             scope = Scope({**P, **dict(zip(params, self.proc_types[name]))}, "procedure")

@@ -91,7 +91,8 @@ class Compiler:
         from . import builtins as B
         self.B = B
         self.namer = Namer()
-        self.sync_procs: set[str] = set()  # procedures that never ask a player: called directly
+        # procedures that never ask a player: called directly (known once the program compiled)
+        self.sync_procs: set[str] = set(getattr(program, "sync_procs", ()))
         self.late: list = []  # (globals, name, code id): direct calls, bound once all is compiled
 
     def mat(self, fn):
@@ -460,7 +461,11 @@ class Compiler:
         from .blocking import proc_args  # blocking imports this module
         fns, code_id, _ = proc_args(self, call, src, scope)
         name = self.namer.fresh("_p")
-        out.late[name] = code_id
+        done = self.p.codes.get(code_id)
+        if done is not None and done.direct is not None:
+            out.env[name] = done.direct  # compiled already (a snippet compiled after the program)
+        else:
+            out.late[name] = code_id
         text = f"{name}(st, L" + "".join(", " + out.use(self.g(f)) for f in fns) + ")"
         out.add(ind, (f"L[{var!r}] = " if var else "") + text, src, call)
         out.add(ind, "if st.over or not st.stack:", src, call)
