@@ -115,6 +115,7 @@ class Program:
         self.side_fn = None  # side_fn(st, p): the side of player p, without a frame
         self.side_g = None  # side_of's generated text in terms of v_p, when it reads no frame
         self.end_fn = None  # end_fn(st, fr): the index of the first end condition that holds, or -1
+        self.end_reads_frame = True  # False: end_fn may be given no frame (fr=None)
         self.first_fn = None
         self.skip_fn = None
         self.evaluate_fns: dict[str, Any] = {}
@@ -376,6 +377,7 @@ class Program:
                     self.errs.add(e.loc("winners", wi), f"unknown side {w!r} (sides: {', '.join(self.sides)})")
             self.end_defs.append(EndDef(e.id, fn, winners, e))
         self.end_fn = _first_true(comp, [e.when for e in self.end_defs])
+        self.end_reads_frame = self.end_fn is None or not frame_free(self.end_fn._g)
         to = rs.turn_order
         if to is not None and isinstance(to.value, dict):
             if "first" in to.value:

@@ -143,6 +143,7 @@ class Builtin:
 
 
 _V_P = re.compile(r"\bv_p\b")
+_INT = re.compile(r"-?\d+")
 
 # built-ins written inline in generated code (arity, template): no call of the implementation
 INLINE = {
@@ -156,6 +157,7 @@ INLINE = {
     "abs": (1, "abs({0})"),
     "zone_of": (1, "(None if {0} is None else st.where[{0}])"),
     "at": (1, "(None if {0} is None else st.at[{0}])"),
+    "check_end": (0, "(None if st.check_end() else None)"),
 }
 _TWICE = ("zone_of", "at")  # templates reading their argument twice
 
@@ -744,7 +746,8 @@ def _gen_compare(comp, fn, op, lf, rf, right_node, pure=False):
     gl, gr = comp.g(lf), comp.g(rf)
     if op in ("==", "!="):
         return tagged(fn, combine("({0} %s {1})" % op, gl, gr))
-    if isinstance(right_node, (A.Num, A.Str, A.Const)) and right_node.value is not None:
+    if ((isinstance(right_node, (A.Num, A.Str, A.Const)) and right_node.value is not None)
+            or _INT.fullmatch(gr[0])):  # a literal, or a param written as its number
         w = comp.namer.fresh("_w")
         return tagged(fn, combine(f"(({w} := {{0}}) is not None and {w} {op} {{1}})", gl, gr))
     if pure:  # the right side is skipped when the left is none: it cannot matter

@@ -876,6 +876,8 @@ class Compiler:
         if (var not in ge[2] and "*" not in ge[2] and ":=" not in gi[0]
                 and (gc is None or (var not in gc[2] and "*" not in gc[2]))):
             v = "v_" + var
+            if gi[0] == "list(range(st.n))":  # `players`: a range needs no copy
+                gi = ("range(st.n)", gi[1], gi[2])
             if gi[0].startswith("list(st.zones[") and "(st" not in ge[0] and (gc is None or "(st" not in gc[0]):
                 # cards(z) copies the zone in case the body moves cards; a body that calls
                 # nothing with the state cannot, so the zone is iterated directly

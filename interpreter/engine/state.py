@@ -57,17 +57,21 @@ class State:
         st = cls.__new__(cls)
         st.g = table
         st.n = table.n
-        st.zones = [[] for _ in range(table.NZ)]
-        st.where = [0] * len(table.card_def)
-        st.seen = [0] * len(table.card_def)
-        for c, k in enumerate(table.card_def):
-            s = table.prog.kind_sets[k]
-            z = table.start_zone.get(s, 0)
-            st.zones[z].append(c)
-            st.where[c] = z
-        from .ops import entry_mask
-        for c in range(len(st.where)):
-            st.seen[c] = entry_mask(st, st.where[c])
+        start = table.start_state
+        if start is None:  # where every card starts, and who sees it there: once per table
+            zones = [[] for _ in range(table.NZ)]
+            where = [0] * len(table.card_def)
+            for c, k in enumerate(table.card_def):
+                z = table.start_zone.get(table.prog.kind_sets[k], 0)
+                zones[z].append(c)
+                where[c] = z
+            st.zones, st.where = zones, where
+            from .ops import entry_mask
+            seen = [entry_mask(st, where[c]) for c in range(len(where))]
+            start = table.start_state = (zones, where, seen)
+        st.zones = [z[:] for z in start[0]]
+        st.where = start[1][:]
+        st.seen = start[2][:]
         st.ctr = list(table.ctr_init)
         st.at = [None] * table.n
         st.stack = []
@@ -223,15 +227,16 @@ class State:
         """End the game if a declared end condition holds; True if it is over."""
         if self.over:
             return True
-        fr = [None, 0, {"me": self.current}, None]
         fn = self.g.end_fn
         if fn is not None:
+            fr = [None, 0, {"me": self.current}, None] if self.g.end_reads_frame else None
             i = fn(self, fr)
             if i < 0:
                 return False
             e = self.g.prog.end_defs[i]
             self.finish(e.id, e.winners)
             return True
+        fr = [None, 0, {"me": self.current}, None]
         for e in self.g.prog.end_defs:
             if e.when is not None and e.when(self, fr):
                 self.finish(e.id, e.winners)

@@ -55,6 +55,8 @@ class Table:
         self.choose_opts: dict = {}  # value type -> value -> its option (ids that never change)
         self.side_fn = prog.side_fn
         self.end_fn = prog.end_fn
+        self.end_reads_frame = prog.end_reads_frame
+        self.start_state = None  # (zones, where, seen) before the setup: built by the first State.new
         self._groups: dict = {}  # group -> its generated enumeration function
         L = len(prog.loc_ids)
         self.zone_vis, self.zone_owner, self.zone_capacity = [], [], []
