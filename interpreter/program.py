@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .effects.codegen import combine, define, frame_free, tagged
-from .effects.compile import Code, Compiler, Scope, Source
+from .effects.compile import Code, Compiler, Scope, Source, walk_nodes
 from .effects.types import elem
 from .errors import Collector
 from .model import Item, Ruleset, parse_typed_signature
@@ -424,7 +424,7 @@ class Program:
         g = comp.g(fn)
         if frame_free(g):
             from .effects import ast as A
-            if not any(isinstance(n, A.Comprehension) and n.var == "p" for n in _nodes(tree)):
+            if not any(isinstance(n, A.Comprehension) and n.var == "p" for n in walk_nodes(tree)):
                 self.side_g = g  # side(x) of a plain variable x is written inline: v_p -> x
             g = combine("{0}", g, comp.namer.const(default))
             self.side_fn = define(g, "if v_p is None:\n    return %s\nreturn {e}" % repr(default),
@@ -558,21 +558,6 @@ def _all(comp, fns):
                 return False
         return True
     return tagged(every, g)
-
-
-def _nodes(node):
-    """Every node of a syntax tree."""
-    from .effects import ast as A
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.Node):
-            yield n
-            stack.extend(v for v in vars(n).values() if isinstance(v, (A.Node, list, tuple, dict)))
-        elif isinstance(n, (list, tuple)):
-            stack.extend(n)
-        elif isinstance(n, dict):
-            stack.extend(n.values())
 
 
 def _first_true(comp, fns):

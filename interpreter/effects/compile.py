@@ -189,7 +189,7 @@ class Compiler:
                 blocking.add(name)
                 continue
             found: set = set()
-            for n in _walk(tree):
+            for n in walk_nodes(tree):
                 if isinstance(n, A.Call):
                     if n.func in bodies:
                         found.add(n.func)
@@ -422,14 +422,8 @@ class Compiler:
             name = tgt.id
             if name in self.p.counter_defs and self.p.counter_defs[name].per == "none":
                 return self.gen_counter_assign(s, tgt, src, scope, out, ind)
-            if self.resolves_globally(name):
-                self.problem(src, tgt, f"cannot assign to {name!r}: it names a "
-                             f"{self.global_kind(name)}, not a local variable")
-                raise CheckError
+            self.check_local_target(s, tgt, src, scope)
             if s.op != "=":
-                if name not in scope.names:
-                    self.problem(src, tgt, f"undefined variable {name!r}")
-                    raise CheckError
                 fn, t = self.expr(s.value, src, scope)
                 self.need(src, s.value, "int", t)
                 sign = "+" if s.op == "+=" else "-"
@@ -535,20 +529,26 @@ class Compiler:
             return
         self.problem(src, s, "unsupported statement")
 
+    def check_local_target(self, s: A.Assign, tgt: A.Name, src, scope) -> None:
+        """A name assigned to is a local variable: not a global name, and defined already
+        when it is `+=` or `-=`."""
+        name = tgt.id
+        if self.resolves_globally(name):
+            self.problem(src, tgt, f"cannot assign to {name!r}: it names a "
+                         f"{self.global_kind(name)}, not a local variable")
+            raise CheckError
+        if s.op != "=" and name not in scope.names:
+            self.problem(src, tgt, f"undefined variable {name!r}")
+            raise CheckError
+
     def assign(self, s: A.Assign, src, scope, code):
         tgt = s.target
         if isinstance(tgt, A.Name):
             name = tgt.id
             if name in self.p.counter_defs and self.p.counter_defs[name].per == "none":
                 return self.counter_assign(s, tgt, src, scope, code)
-            if self.resolves_globally(name):
-                self.problem(src, tgt, f"cannot assign to {name!r}: it names a "
-                             f"{self.global_kind(name)}, not a local variable")
-                raise CheckError
+            self.check_local_target(s, tgt, src, scope)
             if s.op != "=":
-                if name not in scope.names:
-                    self.problem(src, tgt, f"undefined variable {name!r}")
-                    raise CheckError
                 fn, t = self.expr(s.value, src, scope)
                 self.need(src, s.value, "int", t)
                 op = s.op
@@ -990,7 +990,7 @@ class _Gen:
             self.add(ind + 1, "return", src, node)
 
 
-def _walk(node):
+def walk_nodes(node):
     """Every node of a syntax tree (statements, expressions, their lists)."""
     stack = [node]
     while stack:
@@ -1005,7 +1005,7 @@ def _walk(node):
 
 
 def _calls_any(node, names) -> bool:
-    return any(isinstance(n, A.Call) and n.func in names for n in _walk(node))
+    return any(isinstance(n, A.Call) and n.func in names for n in walk_nodes(node))
 
 
 _USES_FR = re.compile(r"\bfr\b")

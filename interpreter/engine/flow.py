@@ -53,8 +53,7 @@ def _run_top(st, codes) -> bool:
 
 
 def run(st) -> None:
-    """Advance the game until a decision is pending or the game is over. (The loop of
-    _run_top, written out here: the hot path switches frames several times a decision.)"""
+    """Advance the game until a decision is pending or the game is over."""
     codes = st.g.codes
     stack = st.stack  # the same list for the whole game (end_turn clears it in place)
     while True:
@@ -69,28 +68,8 @@ def run(st) -> None:
             continue
         if st.names_pending and st.phase == "setup":
             _apply_names(st)
-        fr = stack[-1]
-        code = codes[fr[0]]
-        instrs = code.instrs
-        n = len(instrs)
-        while True:
-            pc = fr[1]
-            if pc >= n:
-                stack.pop()
-                if fr[3] is not None and stack:
-                    stack[-1][2][fr[3]] = None
-                break
-            fr[1] = pc + 1
-            try:
-                r = instrs[pc](st, fr)
-            except GrimoireError:
-                raise
-            except Exception as e:  # a ruleset bug: report where it happened
-                raise EffectRuntimeError(code.loc(pc, e), f"{type(e).__name__}: {e}") from e
-            if r is SUSPEND:
-                return
-            if not stack or stack[-1] is not fr or st.over:
-                break
+        if not _run_top(st, codes):
+            return
 
 
 def run_sync(st, code_id: str, local: dict) -> dict:
