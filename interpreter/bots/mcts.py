@@ -13,12 +13,14 @@ of the player who chose each edge up the path. A finished game gives 1 to each o
 `result["winners"]` and 0 to everyone else.
 
 Two things make the search useful where a heuristic moves little per decision:
-- UCT compares children's mean rewards *normalised* to the lowest and highest mean seen in
-  this search (as MuZero does), so a heuristic that moves a few hundredths is not drowned by
+- each node compares its children's mean rewards *normalised* to the lowest and highest of
+  them (MuZero normalises over the whole tree; per node keeps players with opposite rewards
+  apart), so a heuristic that moves a few hundredths is not drowned by
   the exploration term;
 - playouts are random, weighted by the ruleset's `search: playout:` weights (by option id, or by the
   action id before `:`; 1 for the others), so a ruleset can say which moves a sensible player
-  rarely makes. Expansion tries untried options in the same weighted order.
+  rarely makes. Expansion tries untried options in the same weighted order, and selection is
+  PUCT with the weights as the prior.
 
 Deterministic given the seed when the budget is iterations; a time budget (`seconds`) stops
 earlier on slow machines and is therefore not reproducible.
