@@ -244,3 +244,13 @@ def test_compare_pairs_stats_by_seed():
     c = compare(base, other)
     assert c["stats"]["swords"]["difference"] == 3 and c["stats"]["swords"]["p"] == 0.0
     assert c["stats"]["swords"]["base"] == 4.5 and c["stats"]["swords"]["variant"] == 7.5
+
+
+def test_a_statistic_that_fails_is_reported_and_the_game_still_counts(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    # indexing past a list's end gives none at run time: no number to record
+    bad.write_text("variant: bad\ntitle: Bad stat\nbase: high_tide\nmerge:\n"
+                   "  stats: {ok: \"player_count\", broken: \"[1, 2][5]\"}\n", encoding="utf-8")
+    r = run_one(HIGH_TIDE, 3, players=2, variants=(str(bad),))
+    assert r["reason"] != "error" and r["stats"] == {"ok": 2}
+    assert r["stats_errors"] == {"broken": "not a number: None"}

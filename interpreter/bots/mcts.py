@@ -67,7 +67,7 @@ class MctsBot:
         self.weights: dict[str, float] = dict(weights or {})
         if eval_scale is None:
             self.eval_scale = getattr(prog, "evaluate_scale", None)
-        self._wcache: dict[str, float] = {}
+        self._wcache: dict = {}  # option id -> its weight, or (fn, arg names) to evaluate
         self.last_root: Node | None = None
 
     # ---- the decision ------------------------------------------------------------------------

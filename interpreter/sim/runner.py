@@ -89,23 +89,28 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
                player_sides=[game.table(n).side_of(st, p) for p in range(n)],
                seconds=round(time.perf_counter() - t0, 4))
     if game.program.stats_fns:
-        out["stats"] = end_stats(game, st)
+        out["stats"], errors = end_stats(game, st)
+        if errors:
+            out["stats_errors"] = errors
     return out
 
 
-def end_stats(game, st) -> dict:
-    """The ruleset's `stats:` read on a finished game (a statistic that fails to evaluate is
-    left out rather than stopping the batch)."""
+def end_stats(game, st) -> tuple[dict, dict]:
+    """The ruleset's `stats:` read on a finished game, and the errors of those that failed to
+    evaluate (left out of the values; the game's result still counts)."""
     frame = [None, 0, {"me": st.current if st.current is not None else 0}, None]
-    out = {}
+    values, errors = {}, {}
     for name, fn in game.program.stats_fns.items():
         try:
             v = fn(st, frame)
-        except Exception:  # a rules bug in a statistic must not lose the game's result
+        except Exception as e:  # a rules bug in a statistic must not lose the game's result
+            errors[name] = f"{type(e).__name__}: {e}"[:200]
             continue
         if isinstance(v, (int, float)) and not isinstance(v, bool):
-            out[name] = v
-    return out
+            values[name] = v
+        else:
+            errors[name] = f"not a number: {v!r}"[:200]
+    return values, errors
 
 
 def play_seeds(game, spec: SimSpec, items: list[tuple[int, int]]) -> list[dict]:
