@@ -147,14 +147,38 @@ def test_children_are_compared_by_their_normalised_means():
     a.reward, b.reward = 5.2, 5.0  # means 0.52 and 0.50: close, but a is better
     seen = [(_opt("x"), a), (_opt("y"), b)]
     # without normalisation the exploration term decides nothing here, and ties go to the first
-    # listed; with it, a's small lead is worth a whole unit, so a wins from either position
-    for bot in (MctsBot(0, game, prior=False), MctsBot(0, game, prior=False, c=2.0)):
+    # listed; normalised to the range of the means, a's small lead is worth a whole unit, so a
+    # wins from either position
+    for bot in (MctsBot(0, game, prior=False, normalize="range"),
+                MctsBot(0, game, prior=False, c=2.0, normalize="range")):
         assert bot._select(st, seen) == "x"
         assert bot._select(st, seen[::-1]) == "x"
     raw = MctsBot(0, game, prior=False, normalize=False, c=2.0)
     b.avail = 60  # more exploration credit for b: without normalisation it takes over
     assert raw._select(st, seen) == "y"
-    assert MctsBot(0, game, prior=False, c=2.0)._select(st, seen) == "x"
+    assert MctsBot(0, game, prior=False, c=2.0, normalize="range")._select(st, seen) == "x"
+
+
+def test_exploration_is_scaled_by_the_spread_of_the_rewards():
+    from interpreter.bots.mcts import Node
+    game = load(CAMELOT)
+    st = game.new_game(seed=1, players=3, record=False)
+    bot = MctsBot(0, game, prior=False, c=2.0)
+    assert bot.normalize == "std"  # the default
+
+    def children(spread):
+        a, b = Node(0), Node(0)
+        a.visits, a.avail, b.visits, b.avail = 10, 60, 10, 60
+        a.reward, b.reward = 5.2, 5.0       # means 0.52 and 0.50
+        a.sq = 10 * (0.52 ** 2 + spread ** 2)  # rewards spread by `spread` around each mean
+        b.sq = 10 * (0.50 ** 2 + spread ** 2)
+        b.avail = 600                       # far more exploration credit for b
+        return [(_opt("x"), a), (_opt("y"), b)]
+    # a heuristic that moves by hundredths explores by hundredths: a's lead of 0.02 holds
+    assert bot._select(st, children(0.001)) == "x"
+    # with rewards spread over the whole range (luck decides), the same lead is noise, and the
+    # option with the most exploration credit is tried
+    assert bot._select(st, children(0.5)) == "y"
 
 
 def mcts_against_random(ruleset, players: int, games: int, **spec) -> tuple[dict, dict, list]:

@@ -13,10 +13,13 @@ of the player who chose each edge up the path. A finished game gives 1 to each o
 `result["winners"]` and 0 to everyone else.
 
 Two things make the search useful where a heuristic moves little per decision:
-- each node compares its children's mean rewards *normalised* to the lowest and highest of
-  them (MuZero normalises over the whole tree; per node keeps players with opposite rewards
-  apart), so a heuristic that moves a few hundredths is not drowned by
-  the exploration term;
+- the exploration term is scaled by the spread (standard deviation) of the rewards seen at
+  each node (`normalize="std"`, the default): a heuristic that moves a few hundredths per
+  decision is explored by hundredths instead of being drowned by a term of order 1, while a
+  luck-driven node, whose rewards spread widely, keeps exploring instead of locking in on an
+  early lucky sample. (`normalize="range"` instead stretches the children's mean rewards to
+  their own lowest and highest, which turns noise between close options into whole units;
+  `False` is plain UCT.)
 - playouts are random, weighted by the ruleset's `search: playout:` weights (by option id, or by the
   action id before `:`; 1 for the others), so a ruleset can say which moves a sensible player
   rarely makes. Expansion tries untried options in the same weighted order, and selection is
@@ -37,12 +40,13 @@ from ..engine.rng import Rng, seed_state
 class Node:
     """One decision reached by a path of option ids from the root."""
 
-    __slots__ = ("avail", "children", "mover", "reward", "visits")
+    __slots__ = ("avail", "children", "mover", "reward", "sq", "visits")
 
     def __init__(self, mover):
         self.children: dict[str, Node] = {}
         self.visits = 0
         self.reward = 0.0   # summed rewards of `mover`, the player whose choice led here
+        self.sq = 0.0       # summed squares of those rewards (their spread scales exploration)
         self.avail = 0      # iterations in which this option was legal at its parent
         self.mover = mover
 
@@ -52,7 +56,7 @@ class MctsBot:
 
     def __init__(self, seed: int = 0, game=None, iterations: int = 200, seconds: float | None = None,
                  depth: int | None = None, c: float = 0.7, eval_scale: float | None = None,
-                 normalize: bool = True, weighted: bool = True, prior: bool = True):
+                 normalize: bool | str = "std", weighted: bool = True, prior: bool = True):
         self.rng = Rng(seed_state(seed))
         self.game = game
         self.iterations = iterations
@@ -143,16 +147,26 @@ class MctsBot:
         rewards = self._rewards(s)
         for nd in path[1:]:
             nd.visits += 1
-            nd.reward += rewards[nd.mover]
+            r = rewards[nd.mover]
+            nd.reward += r
+            nd.sq += r * r
         root.visits += 1
 
     def _select(self, s, seen: list) -> str:
         """The option to follow among children that all have visits: UCT, or PUCT with the
-        playout weights as the prior when the ruleset gives weights (and `prior` is on); the
-        children's mean rewards are normalised to their own lowest and highest first."""
+        playout weights as the prior when the ruleset gives weights (and `prior` is on), with
+        the exploration term scaled as `normalize` says (see the module's docstring)."""
         c = self.c
         qs = [ch.reward / ch.visits for _, ch in seen]
-        if self.normalize:
+        mode = self.normalize
+        if mode == "std":
+            # exploration in units of the rewards' own spread at this node: a heuristic that
+            # moves by hundredths explores by hundredths, a luck-driven one explores widely
+            n = sum(ch.visits for _, ch in seen)
+            mean = sum(ch.reward for _, ch in seen) / n
+            var = sum(ch.sq for _, ch in seen) / n - mean * mean
+            c *= math.sqrt(var) if var > 1e-9 else 1e-3
+        elif mode:
             lo, hi = min(qs), max(qs)
             span = hi - lo
             qs = [(q - lo) / span for q in qs] if span > 1e-12 else [0.5] * len(qs)
