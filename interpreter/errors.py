@@ -61,6 +61,9 @@ class RulesetError(GrimoireError):
         self.problems = list(problems)
         super().__init__("\n".join(f"{p.loc}: {p.message}" for p in self.problems))
 
+    def __reduce__(self):  # rebuilt from its problems, so it survives a worker process
+        return (RulesetError, (self.problems,))
+
 
 class Collector:
     """Gathers problems during a stage; `raise_if_any` ends the stage with all of them."""

@@ -36,7 +36,7 @@ class Outcome:
 _games: dict = {}
 
 
-def _game_for(doc: Doc, data: dict) -> Game:
+def _game_for(doc: Doc, data: dict, extra_variants: tuple = ()) -> Game:
     rs = data.get("ruleset")
     here = Path(doc.path).resolve()
     root = None
@@ -55,6 +55,7 @@ def _game_for(doc: Doc, data: dict) -> Game:
             cand = [Path(doc.path).parent / p, root / p, root / "variants" / p, root / "variants" / f"{p}.yaml"]
             p = next((c for c in cand if c.is_file()), cand[0])
         variants.append(str(p))
+    variants += [str(v) for v in extra_variants]
     key = (str(root), tuple(variants))
     if key not in _games:
         _games[key] = load(root, variants)
@@ -88,64 +89,122 @@ def _compile(game: Game, doc: Doc, path: tuple, text: str, kind: str, tag: str, 
     return fn, parts
 
 
-def run_scenario(path: str | Path) -> Outcome:
-    """Run one scenario file; located problems in the file raise RulesetError."""
+@dataclass
+class Position:
+    """A scenario's starting position, compiled once, to be started with any seed: the game,
+    the `given` statements and the `when` decisions (simulations play on from there)."""
+
+    game: Game
+    doc: Doc
+    data: dict
+    given_ids: list
+    players: int | None
+    names: list | None
+
+    @property
+    def seed(self) -> int:
+        return int((self.data.get("setup") or {}).get("seed", 0))
+
+    def start(self, seed: int, record: bool = True):
+        """A new game with this seed: a seeded random player answers the setup's questions,
+        then the `given` statements run. Raises EffectRuntimeError (with the file's line) if
+        a statement fails."""
+        st = self.game.new_game(seed=seed, players=self.players, names=self.names, record=record)
+        bot = random.Random(seed)
+        guard = 0
+        while not st.over and st.phase != "turns" and st.pending is not None:
+            st = st.apply(bot.choice(st.options()).id)
+            guard += 1
+            if guard > 10_000:
+                break
+        st = st.clone()
+        for i, code_id in enumerate(self.given_ids):
+            try:
+                run_sync(st, code_id, {"me": st.current})
+            except EffectRuntimeError as e:
+                e.message = f"{self.doc.source.value(('given', i))}: given statement failed: {e.message}"
+                raise
+        st._opts = None
+        return st
+
+    def steps(self):
+        """The `when` decisions: (location, player id or None, option id)."""
+        for i, step in enumerate(self.data.get("when") or []):
+            step = dict(step) if isinstance(step, dict) else {"choose": step}
+            who = step.pop("player", None)
+            choice = str(step.pop("choose", ""))
+            extra = [str(v) for v in step.values()]
+            if extra:
+                choice = choice + ":" + ",".join(extra)
+            yield self.doc.source.value(("when", i)), (None if who is None else str(who)), choice
+
+
+def position(path: str | Path, variants=()) -> Position:
+    """Read and compile a scenario file's position (not its `expect`); `variants` are added to
+    the scenario's own. Located problems in the file raise RulesetError."""
     doc = load_yaml(path)
     data = doc.data if isinstance(doc.data, dict) else {}
     problems = validate_doc(doc, "scenario")
     if problems:
         raise RulesetError(problems)
-    name = str(data.get("name", Path(path).stem))
-    game = _game_for(doc, data)
-    setup = data.get("setup") or {}
+    game = _game_for(doc, data, tuple(variants))
     errs = Collector()
-    given_ids = []
-    for i, text in enumerate(data.get("given") or []):
-        given_ids.append(_compile(game, doc, ("given", i), text, "block", f"given{i}", errs))
+    given_ids = [_compile(game, doc, ("given", i), text, "block", f"given{i}", errs)
+                 for i, text in enumerate(data.get("given") or [])]
+    errs.raise_if_any()
+    setup = data.get("setup") or {}
+    return Position(game, doc, data, given_ids, setup.get("players"), setup.get("names"))
+
+
+def play_position(pos: Position, seed: int, record: bool = False):
+    """The position started with `seed`, its `when` decisions played: the state a simulation
+    plays on from. A failing statement or a refused decision raises GrimoireError."""
+    from .engine.decisions import player_id
+    from .errors import GrimoireError
+    try:
+        st = pos.start(seed, record=record)
+    except EffectRuntimeError as e:
+        raise GrimoireError(e.message) from None
+    for loc, who, choice in pos.steps():
+        if st.over:
+            raise GrimoireError(f"{loc}: the game is already over ({st.result}) before this decision")
+        if who is not None and player_id(st, st.current_player()) != who:
+            raise GrimoireError(f"{loc}: expected {who} to decide, but "
+                                f"{player_id(st, st.current_player())} is deciding")
+        refused = st.apply_in_place(choice)
+        if refused is not None:
+            raise GrimoireError(f"{loc}: {refused.message}")
+    return st
+
+
+def run_scenario(path: str | Path) -> Outcome:
+    """Run one scenario file; located problems in the file raise RulesetError."""
+    pos = position(path)
+    doc, data, game = pos.doc, pos.data, pos.game
+    name = str(data.get("name", Path(path).stem))
+    errs = Collector()
     expects = []
     for i, text in enumerate(data.get("expect") or []):
         expects.append((i, text, _compile(game, doc, ("expect", i), text, "expr", f"expect{i}", errs)))
     errs.raise_if_any()
     out = Outcome(name, doc.path, True, cites=str(data.get("cites", "")))
-    names = setup.get("names")
     try:
-        st = game.new_game(seed=int(setup.get("seed", 0)), players=setup.get("players"), names=names)
-    except RulesetError:
-        raise
-    bot = random.Random(int(setup.get("seed", 0)))
-    guard = 0
-    while not st.over and st.phase != "turns" and st.pending is not None:
-        st = st.apply(bot.choice(st.options()).id)
-        guard += 1
-        if guard > 10_000:
-            break
-    st = st.clone()
-    for i, code_id in enumerate(given_ids):
-        try:
-            run_sync(st, code_id, {"me": st.current})
-        except EffectRuntimeError as e:
-            out.passed = False
-            out.failures.append(f"{doc.source.value(('given', i))}: given statement failed: {e.message}")
-            return out
-    st._opts = None
+        st = pos.start(pos.seed)
+    except EffectRuntimeError as e:
+        out.passed = False
+        out.failures.append(e.message)
+        return out
     want_error = data.get("expect_error")
     refused = None
-    for i, step in enumerate(data.get("when") or []):
-        loc = doc.source.value(("when", i))
+    for loc, who, choice in pos.steps():
         if st.over:
             out.passed = False
             out.failures.append(f"{loc}: the game is already over ({st.result}) before this decision")
             return out
-        step = dict(step) if isinstance(step, dict) else {"choose": step}
-        who = step.pop("player", None)
-        choice = str(step.pop("choose", ""))
-        extra = [str(v) for v in step.values()]
-        if extra:
-            choice = choice + ":" + ",".join(extra)
         if who is not None:
             from .engine.decisions import player_id
             actual = player_id(st, st.current_player())
-            if actual != str(who):
+            if actual != who:
                 out.passed = False
                 out.failures.append(f"{loc}: expected {who} to decide, but {actual} is deciding "
                                     f"(options: {', '.join(o.id for o in st.options())})")

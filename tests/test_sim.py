@@ -254,3 +254,50 @@ def test_a_statistic_that_fails_is_reported_and_the_game_still_counts(tmp_path):
     r = run_one(HIGH_TIDE, 3, players=2, variants=(str(bad),))
     assert r["reason"] != "error" and r["stats"] == {"ok": 2}
     assert r["stats_errors"] == {"broken": "not a number: None"}
+
+
+# ---- playing on from a scenario's position ---------------------------------------------------------
+
+CAMELOT = RULESETS / "shadows_over_camelot"
+ENDGAME = str(CAMELOT / "scenarios" / "endgame_five_five.yaml")
+
+
+def test_every_game_starts_from_the_scenario_position_with_its_own_seed(tmp_path, capsys):
+    out = tmp_path / "end"
+    code = main(["simulate", "shadows_over_camelot", "--scenario", ENDGAME, "--games", "40",
+                 "--seed", "5", "--jobs", "2", "--out", str(out), "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    data = json.loads((out / "results.json").read_text())
+    games = data["games"]["run"]
+    assert data["scenario"] == ENDGAME and [g["seed"] for g in games] == list(range(5, 45))
+    assert all(g["players"] == 3 and g["reason"] != "error" for g in games)
+    # Swords are never taken off the table (an accusation flips one): every game ends with
+    # the position's ten or more, which a game from the opening almost never reaches
+    assert all(g["stats"]["white_swords"] + g["stats"]["black_swords"] >= 10 for g in games)
+    # the seeds deal different games: not every game ends the same way after the same turns
+    assert len({(g["reason"], g["turns"]) for g in games}) > 5
+    # one process or two, the same games
+    again = list(run_batch(SimSpec(str(CAMELOT), players=3, scenario=ENDGAME), 5, 40, jobs=1))
+    assert all(same_outcome(a, b) for a, b in zip(by_index(again), by_index(games)))
+
+
+def test_a_scenario_for_another_ruleset_or_player_count_is_refused(tmp_path, capsys):
+    assert main(["simulate", HIGH_TIDE, "--scenario", ENDGAME, "--games", "2", "--quiet",
+                 "--out", str(tmp_path / "a")]) == 2
+    assert main(["simulate", "shadows_over_camelot", "--scenario", ENDGAME, "--players", "4",
+                 "--games", "2", "--quiet", "--out", str(tmp_path / "b")]) == 2
+    err = capsys.readouterr().err
+    assert "is a scenario of shadows_over_camelot, not of high_tide" in err
+    assert "is set up for 3 players, not 4" in err
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_a_mistake_in_the_scenario_is_reported_at_its_line(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: bad\nruleset: shadows_over_camelot\nsetup: {players: 3}\n"
+                   "given:\n- siege_engines = nosuch\nexpect: [siege_engines == 0]\n", encoding="utf-8")
+    assert main(["simulate", "shadows_over_camelot", "--scenario", str(bad), "--games", "2",
+                 "--quiet", "--out", str(tmp_path / "c")]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:5:19" in err and "undefined name 'nosuch'" in err
+    assert not (tmp_path / "c").exists()

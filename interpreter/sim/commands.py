@@ -39,6 +39,8 @@ def register(sub) -> None:
                    help="also play the base ruleset on the same seeds and compare")
     s.add_argument("--out", help="directory for results.json, games.csv, chart.png, games.jsonl "
                    "(default: simulate-RULESET)")
+    s.add_argument("--scenario", help="a scenario file: every game starts from its position (its setup, "
+                   "`given` and `when`, with game i's seed); its players and seat names are used")
     s.add_argument("--budget", type=int, default=100, help="MCTS iterations per decision")
     s.add_argument("--depth", type=int, help="MCTS rollout depth before the evaluate heuristic")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -64,7 +66,16 @@ def cmd_simulate(args) -> int:
         return 2
     game = load(args.ruleset, args.variant)  # located problems are printed by the CLI
     rs = game.ruleset
+    scenario = None
+    if args.scenario:
+        pos, problem = _check_scenario(args, game)
+        if problem:
+            err.print(f"error: {problem}")
+            return 2
+        scenario = str(Path(args.scenario).resolve())
     players = args.players if args.players is not None else rs.min_players
+    if scenario and args.players is None and pos.players is not None:
+        players = pos.players
     if not rs.min_players <= players <= rs.max_players:
         err.print(f"error: {rs.id} is for {rs.min_players} to {rs.max_players} players, not {players}")
         return 2
@@ -72,7 +83,7 @@ def cmd_simulate(args) -> int:
         err.print(f"error: --bots names {len(bots)} seats but the game has {players} players")
         return 2
     common = {"players": players, "bots": bots, "budget": args.budget, "depth": args.depth,
-              "rotate": args.rotate}
+              "rotate": args.rotate, "scenario": scenario}
     ruleset = str(game.path)
     specs = {"variant" if args.compare else "run": SimSpec(ruleset, tuple(args.variant), **common)}
     if args.compare:
@@ -104,11 +115,30 @@ def cmd_simulate(args) -> int:
     report = _report(args, rs, players, bots, jobs, runs, seconds, interrupted)
     from .report import write_reports
     title = f"{rs.id}" + (f" + {', '.join(Path(v).stem for v in args.variant)}" if args.variant else "") \
-        + f": {players} players, {'/'.join(bots)} bots"
+        + f": {players} players, {'/'.join(bots)} bots" \
+        + (f", from {Path(args.scenario).stem}" if args.scenario else "")
     paths = write_reports(out, report, runs, title)
     _print_summary(out_console, report, bots)
     out_console.print(f"wrote {', '.join(str(p) for p in paths)} and {out / 'games.jsonl'}")
     return 130 if interrupted else 0
+
+
+def _check_scenario(args, game):
+    """The scenario's compiled position, and why it cannot start these games (or None). Its
+    own mistakes (schema, effect syntax) raise RulesetError with their lines; a position that
+    fails to start, or one for another ruleset or player count, is a one-line problem."""
+    from ..errors import GrimoireError
+    from ..scenario import play_position, position
+    pos = position(args.scenario, args.variant)
+    if Path(pos.game.path).resolve() != Path(game.path).resolve():
+        return pos, f"{args.scenario} is a scenario of {pos.game.ruleset.id}, not of {game.ruleset.id}"
+    if args.players is not None and pos.players is not None and args.players != pos.players:
+        return pos, f"{args.scenario} is set up for {pos.players} players, not {args.players}"
+    try:
+        play_position(pos, args.seed)
+    except GrimoireError as e:
+        return pos, str(e).splitlines()[0]
+    return pos, None
 
 
 def _report(args, rs, players, bots, jobs, runs, seconds, interrupted) -> dict:
@@ -116,7 +146,7 @@ def _report(args, rs, players, bots, jobs, runs, seconds, interrupted) -> dict:
     report = {
         "format": "grimoire-simulation", "version": 1,
         "ruleset": rs.id, "variants": list(args.variant), "players": players, "bots": list(bots),
-        "rotate": args.rotate, "budget": args.budget, "depth": args.depth,
+        "rotate": args.rotate, "budget": args.budget, "depth": args.depth, "scenario": args.scenario,
         "seed": args.seed, "games_requested": args.games, "backend": args.backend, "jobs": jobs,
         "interrupted": interrupted, "seconds": round(seconds, 3),
         "games_per_second": round(total / seconds, 3) if seconds > 0 else None,

@@ -27,6 +27,7 @@ class SimSpec:
     budget: int = 100              # MCTS iterations per decision
     depth: int | None = None       # MCTS rollout truncation (None: play to the end)
     rotate: bool = False           # game i shifts the seats' bots by i (fair seat sharing)
+    scenario: str | None = None    # a scenario file: every game starts from its position
     options: dict = field(default_factory=dict, hash=False)  # extra MCTS options (c, seconds, ...)
 
     def to_dict(self) -> dict:
@@ -37,7 +38,11 @@ class SimSpec:
 
 
 def load_game(spec: SimSpec):
-    """Load the spec's ruleset with its variants (once per worker)."""
+    """Load the spec's ruleset with its variants (once per worker); with a scenario, the
+    scenario's compiled position (a `Position`, whose `game` is the ruleset)."""
+    if spec.scenario:
+        from ..scenario import position
+        return position(spec.scenario, spec.variants)
     from ..game import load
     return load(spec.ruleset, list(spec.variants))
 
@@ -56,12 +61,16 @@ def seat_bots(spec: SimSpec, n: int, index: int) -> list[str]:
 
 
 def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
-    """Play one game with bots; return seed, winners, winning sides, reason, decisions, turns."""
+    """Play one game with bots; return seed, winners, winning sides, reason, decisions, turns.
+    `game` is what `load_game` returned: a Game, or a scenario's Position to start from."""
     from ..bots import make_bot
+    pos = None
+    if spec.scenario:
+        pos, game = game, game.game
     n = spec.players if spec.players is not None else game.ruleset.min_players
     kinds = seat_bots(spec, n, index)
     t0 = time.perf_counter()
-    st = game.new_game(seed=seed, players=n, record=False)
+    st = None if pos is not None else game.new_game(seed=seed, players=n, record=False)
     bots = []
     for p, kind in enumerate(kinds):
         opts = {"iterations": spec.budget, "depth": spec.depth, **spec.options} if kind == "mcts" else {}
@@ -69,6 +78,9 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
     decisions = 0
     out = {"seed": seed, "index": index, "players": n, "bots": kinds}
     try:
+        if st is None:  # the scenario's position; a statement failing on this seed is reported
+            from ..scenario import play_position
+            st = play_position(pos, seed)
         while not st.over:
             if decisions >= MAX_DECISIONS:
                 st.finish("decision_limit", [])
@@ -80,7 +92,7 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
             decisions += 1
     except GrimoireError as e:  # a ruleset bug met in play: report the game, keep the batch
         out.update(winners=[], sides=[], reason="error", error=str(e).splitlines()[0][:300],
-                   decisions=decisions, turns=st.turn, player_sides=[],
+                   decisions=decisions, turns=st.turn if st is not None else 0, player_sides=[],
                    seconds=round(time.perf_counter() - t0, 4))
         return out
     res = st.result or {}
