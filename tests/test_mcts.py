@@ -208,3 +208,19 @@ def test_mcts_beats_random_on_castle_of_the_devil():
     assert not [r for r in results if r["reason"] == "error"], "no game may stop on a rules error"
     assert two_proportion(rand["wins"], rand["games"], mcts["wins"], mcts["games"])["p"] < 0.01, (mcts, rand)
     assert mcts["rate"] > 0.55, (mcts, rand)
+
+
+def test_mcts_knights_win_the_camelot_endgame_that_random_knights_lose():
+    # A whole game of Camelot is beyond both bots (0 Loyal wins in 1,000 random games and in
+    # every MCTS run so far), so the search is measured where the game is decided:
+    # scenarios/endgame_five_five.yaml, ten Swords down (five of each colour) and six Siege
+    # Engines. Random Knights never win from there (0 of 1,000: they accuse each other, which
+    # flips White Swords, and drift); MCTS Knights win most games (25 of 40 at budget 100;
+    # here, at budget 50, 9 of 12 against 0 of 300).
+    endgame = str(CAMELOT / "scenarios" / "endgame_five_five.yaml")
+    mcts = SimSpec(str(CAMELOT), players=3, bots=("mcts",), budget=50, depth=20, scenario=endgame)
+    rand = SimSpec(str(CAMELOT), players=3, bots=("random",), scenario=endgame)
+    m = summarize(list(run_batch(mcts, seed=1, games=12, jobs=2)))["by_side"]["loyal"]
+    r = summarize(list(run_batch(rand, seed=1, games=300, jobs=2)))["by_side"]["loyal"]
+    assert two_proportion(r["wins"], 300, m["wins"], 12)["p"] < 0.01, (m, r)
+    assert m["rate"] > r["rate"] + 0.25, (m, r)
