@@ -286,7 +286,7 @@ def test_a_scenario_for_another_ruleset_or_player_count_is_refused(tmp_path, cap
                  "--out", str(tmp_path / "a")]) == 2
     assert main(["simulate", "shadows_over_camelot", "--scenario", ENDGAME, "--players", "4",
                  "--games", "2", "--quiet", "--out", str(tmp_path / "b")]) == 2
-    err = capsys.readouterr().err
+    err = " ".join(capsys.readouterr().err.split())
     assert "is a scenario of shadows_over_camelot, not of high_tide" in err
     assert "is set up for 3 players, not 4" in err
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
@@ -298,6 +298,6 @@ def test_a_mistake_in_the_scenario_is_reported_at_its_line(tmp_path, capsys):
                    "given:\n- siege_engines = nosuch\nexpect: [siege_engines == 0]\n", encoding="utf-8")
     assert main(["simulate", "shadows_over_camelot", "--scenario", str(bad), "--games", "2",
                  "--quiet", "--out", str(tmp_path / "c")]) == 1
-    err = capsys.readouterr().err
+    err = " ".join(capsys.readouterr().err.split())
     assert f"{bad}:5:19" in err and "undefined name 'nosuch'" in err
     assert not (tmp_path / "c").exists()

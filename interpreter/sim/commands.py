@@ -70,7 +70,7 @@ def cmd_simulate(args) -> int:
     if args.scenario:
         pos, problem = _check_scenario(args, game)
         if problem:
-            err.print(f"error: {problem}")
+            err.print(f"error: {problem}", soft_wrap=True, markup=False)
             return 2
         scenario = str(Path(args.scenario).resolve())
     players = args.players if args.players is not None else rs.min_players
