@@ -98,7 +98,7 @@ class Position:
     doc: Doc
     data: dict
     given_ids: list
-    players: int | None
+    players: int          # setup: players (the schema requires it)
     names: list | None
 
     @property

@@ -74,8 +74,8 @@ def cmd_simulate(args) -> int:
             return 2
         scenario = str(Path(args.scenario).resolve())
     players = args.players if args.players is not None else rs.min_players
-    if scenario and args.players is None and pos.players is not None:
-        players = pos.players
+    if scenario:
+        players = pos.players  # the schema requires it; --players was checked against it
     if not rs.min_players <= players <= rs.max_players:
         err.print(f"error: {rs.id} is for {rs.min_players} to {rs.max_players} players, not {players}")
         return 2
@@ -132,7 +132,7 @@ def _check_scenario(args, game):
     pos = position(args.scenario, args.variant)
     if Path(pos.game.path).resolve() != Path(game.path).resolve():
         return pos, f"{args.scenario} is a scenario of {pos.game.ruleset.id}, not of {game.ruleset.id}"
-    if args.players is not None and pos.players is not None and args.players != pos.players:
+    if args.players is not None and args.players != pos.players:
         return pos, f"{args.scenario} is set up for {pos.players} players, not {args.players}"
     try:
         play_position(pos, args.seed)
