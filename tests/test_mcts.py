@@ -168,7 +168,7 @@ def test_exploration_is_scaled_by_the_spread_of_the_rewards():
 
     def children(spread):
         a, b = Node(0), Node(0)
-        a.visits, a.avail, b.visits, b.avail = 10, 60, 10, 60
+        a.visits, a.avail, b.visits = 10, 60, 10
         a.reward, b.reward = 5.2, 5.0       # means 0.52 and 0.50
         a.sq = 10 * (0.52 ** 2 + spread ** 2)  # rewards spread by `spread` around each mean
         b.sq = 10 * (0.50 ** 2 + spread ** 2)

@@ -278,6 +278,7 @@ def test_every_game_starts_from_the_scenario_position_with_its_own_seed(tmp_path
     assert len({(g["reason"], g["turns"]) for g in games}) > 5
     # one process or two, the same games
     again = list(run_batch(SimSpec(str(CAMELOT), players=3, scenario=ENDGAME), 5, 40, jobs=1))
+    assert len(again) == len(games)
     assert all(same_outcome(a, b) for a, b in zip(by_index(again), by_index(games)))
 
 
