@@ -85,7 +85,10 @@ def _validate_companions(game, problems: list[Problem]) -> str:
     if (root / "locales").is_dir():
         from .i18n import fluent_problems
         problems.extend(fluent_problems(root))
-    return ", ".join(f"{n} {k}" for k, n in counts.items())
+    from .authoring.variant_set import variant_problems
+    found, checked = variant_problems(root)
+    problems.extend(found)
+    return ", ".join(f"{n} {k}" for k, n in counts.items()) + f" ({checked} variant sets compiled)"
 
 
 # ---- play -----------------------------------------------------------------------------------------
