@@ -71,9 +71,10 @@ def _validate_companions(game, problems: list[Problem]) -> str:
     root = Path(game.path)
     counts = {}
     from .validate import validate_doc
-    for sub, schema in (("locales", "locale"), ("variants", "variant"), ("scenarios", "scenario")):
+    for sub, schema in (("locales", "locale"), ("variants", "variant"), ("scenarios", "scenario"),
+                        ("scenarios/fixtures", "fixture")):
         files = sorted((root / sub).glob("*.yaml")) if (root / sub).is_dir() else []
-        counts[sub] = len(files)
+        counts[sub.rsplit("/", 1)[-1]] = len(files)
         for f in files:
             try:
                 doc = load_yaml(f)
@@ -84,7 +85,10 @@ def _validate_companions(game, problems: list[Problem]) -> str:
     if (root / "locales").is_dir():
         from .i18n import fluent_problems
         problems.extend(fluent_problems(root))
-    return ", ".join(f"{n} {k}" for k, n in counts.items())
+    from .authoring.variant_set import variant_problems
+    found, checked = variant_problems(root)
+    problems.extend(found)
+    return ", ".join(f"{n} {k}" for k, n in counts.items()) + f" ({checked} variant sets compiled)"
 
 
 # ---- play -----------------------------------------------------------------------------------------

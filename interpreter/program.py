@@ -488,6 +488,7 @@ class Program:
                 try:
                     fn, _ = comp.expr(part, src, scope)
                 except CheckError:
+                    comp.recover(part, src, scope)
                     continue
                 used = _names_in(part)
                 level = max([names.index(n) + 1 for n in names if n in used], default=0)

@@ -2,8 +2,9 @@
 
 Pipeline position: after the engine. A scenario starts a game (players, seed, seat names,
 variants), lets a seeded random player answer the setup's own questions, runs the `given`
-statements (effect language) on the fresh game, plays the `when` decisions by option id, and
-checks every `expect` expression. A failure says which expectation failed, where it is
+statements (effect language) on the fresh game, after those of the `fixtures` it names (shared
+`given` blocks kept in `scenarios/fixtures/NAME.yaml`), plays the `when` decisions by option id,
+and checks every `expect` expression. A failure says which expectation failed, where it is
 written, and the actual values of both sides of a comparison.
 """
 
@@ -97,7 +98,7 @@ class Position:
     game: Game
     doc: Doc
     data: dict
-    given_ids: list
+    given_ids: list       # (code id, where the statement is written): fixtures' first
     players: int          # setup: players (the schema requires it)
     names: list | None
 
@@ -118,11 +119,11 @@ class Position:
             if guard > 10_000:
                 break
         st = st.clone()
-        for i, code_id in enumerate(self.given_ids):
+        for code_id, loc in self.given_ids:
             try:
                 run_sync(st, code_id, {"me": st.current})
             except EffectRuntimeError as e:
-                e.message = f"{self.doc.source.value(('given', i))}: given statement failed: {e.message}"
+                e.message = f"{loc}: given statement failed: {e.message}"
                 raise
         st._opts = None
         return st
@@ -139,6 +140,43 @@ class Position:
             yield self.doc.source.value(("when", i)), (None if who is None else str(who)), choice
 
 
+def _given(game: Game, doc: Doc, errs: Collector) -> list:
+    """Compile a scenario's or fixture's `given` statements: (code id, location) each."""
+    items = (doc.data or {}).get("given") or []
+    return [(_compile(game, doc, ("given", i), text, "block", f"given{i}", errs), doc.source.value(("given", i)))
+            for i, text in enumerate(items)]
+
+
+def fixture_candidates(scenario: Path, root: Path, name: str) -> list[Path]:
+    """Where fixture `name` of a scenario may be: beside it, then in the ruleset's scenarios."""
+    if name.endswith((".yaml", ".yml")):
+        return [scenario.parent / name]
+    return [scenario.parent / "fixtures" / f"{name}.yaml", root / "scenarios" / "fixtures" / f"{name}.yaml"]
+
+
+def _fixture_docs(doc: Doc, data: dict, root: Path, errs: Collector) -> list[Doc]:
+    """The fixture files a scenario names, loaded and checked; a missing one is a located error."""
+    out = []
+    for i, name in enumerate(data.get("fixtures") or []):
+        cands = fixture_candidates(Path(doc.path), root, str(name))
+        found = next((c for c in cands if c.is_file()), None)
+        if found is None:
+            errs.add(doc.source.value(("fixtures", i)), f"no fixture {name!r} (looked for "
+                     + " and ".join(str(c) for c in cands) + ")")
+            continue
+        try:
+            fdoc = load_yaml(found)
+        except RulesetError as e:
+            errs.extend(e.problems)
+            continue
+        problems = validate_doc(fdoc, "fixture")
+        if problems:
+            errs.extend(problems)
+            continue
+        out.append(fdoc)
+    return out
+
+
 def position(path: str | Path, variants=()) -> Position:
     """Read and compile a scenario file's position (not its `expect`); `variants` are added to
     the scenario's own. Located problems in the file raise RulesetError."""
@@ -149,8 +187,10 @@ def position(path: str | Path, variants=()) -> Position:
         raise RulesetError(problems)
     game = _game_for(doc, data, tuple(variants))
     errs = Collector()
-    given_ids = [_compile(game, doc, ("given", i), text, "block", f"given{i}", errs)
-                 for i, text in enumerate(data.get("given") or [])]
+    given_ids = []
+    for fdoc in _fixture_docs(doc, data, Path(game.path), errs):
+        given_ids += _given(game, fdoc, errs)
+    given_ids += _given(game, doc, errs)
     errs.raise_if_any()
     setup = data.get("setup") or {}
     return Position(game, doc, data, given_ids, setup.get("players"), setup.get("names"))
@@ -264,8 +304,8 @@ def scenario_files(paths) -> list[Path]:
     out = []
     for p in paths:
         p = Path(p)
-        if p.is_dir():
-            out.extend(sorted(p.rglob("*.yaml")))
+        if p.is_dir():  # fixtures are parts of scenarios, not scenarios
+            out.extend(f for f in sorted(p.rglob("*.yaml")) if "fixtures" not in f.relative_to(p).parts[:-1])
         else:
             out.append(p)
     return out

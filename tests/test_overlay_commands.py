@@ -181,8 +181,9 @@ def test_diff_of_composed_variants(tmp_variants, capsys):
 def test_diff_without_changes(tmp_variants, capsys):
     (tmp_variants / "same.yaml").write_text(
         "variant: same\ntitle: Same\nbase: high_tide\nmerge:\n  params: {goal: 12}\n", encoding="utf-8")
-    code, out, _ = run(capsys, "diff", HIGH_TIDE, *variants("same.yaml"))
-    assert (code, out) == (0, "same: no change to the rules of high_tide\n")
+    code, out, err = run(capsys, "diff", HIGH_TIDE, *variants("same.yaml"))
+    assert (code, out) == (1, "")  # a variant that changes nothing is a mistake, said where
+    assert "same.yaml:5:18: error: sets params.goal to 12, which it already is: this changes nothing" in err
 
 
 @pytest.mark.parametrize("a, b, expected", [

@@ -19,6 +19,7 @@ from ..errors import Collector, Loc
 from . import ast as A
 from .codegen import EMPTY, Namer, _compile, combine, define, frag, materialize, tag, tagged
 from .parse import EffectSyntaxError, parse
+from .recover import recover
 from .types import accepts, elem, is_list, join, list_of, show
 
 SUSPEND = object()  # returned by an instruction that waits for a decision
@@ -110,6 +111,10 @@ class Compiler:
         col = getattr(node, "col", 1) or 1
         self.errs.add(src.loc(line, col), message)
 
+    def recover(self, node, src: Source, scope: Scope) -> None:
+        """After a mistake in `node`, record the other mistakes of its parts too."""
+        recover(self, node, src, scope, CheckError)
+
     def parse(self, text, src: Source, start="block"):
         if not isinstance(text, str):
             self.errs.add(src.doc.source.value(src.path),
@@ -135,6 +140,7 @@ class Compiler:
         try:
             fn, t = self.expr(tree, src, scope)
         except CheckError:
+            self.recover(tree, src, scope)
             return None, "any"
         if want and not accepts(want, t):
             self.problem(src, tree, f"expected {show(want)} here, found {show(t)}")
@@ -292,7 +298,7 @@ class Compiler:
             try:
                 self.stmt(s, src, scope, code)
             except CheckError:
-                pass
+                self.recover(s, src, scope)
         if run:
             self.fused(run, src, scope, code)
 
@@ -337,7 +343,7 @@ class Compiler:
             try:
                 self.gen_stmt(s, src, scope, out, ind)
             except CheckError:
-                pass
+                self.recover(s, src, scope)
         if len(out.lines) == n and ind:
             out.add(ind, "pass", src, None)
 
