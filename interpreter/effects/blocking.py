@@ -42,7 +42,7 @@ def stmt_choose(comp, b, call, var, src, scope, code):
     def ins(st, fr):
         items = list(xf(st, fr))
         opt = bool(optf(st, fr))
-        if not items:
+        if not items and not opt:  # an optional question is asked all the same (only `pass`)
             fr[2][target] = None
             return None
         p = pf(st, fr)
