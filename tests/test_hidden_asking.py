@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,12 @@ def variant(tmp_path, base, merge: str) -> Path:
     p = tmp_path / "v.yaml"
     p.write_text(f"variant: v\ntitle: t\nbase: {base}\nmerge:\n{merge}", encoding="utf-8")
     return p
+
+
+def draw_card(tmp_path, effect: str) -> Path:
+    """High Tide with another effect for draw_card (its first line is the variant's line 9)."""
+    body = textwrap.indent(textwrap.dedent(effect).lstrip("\n"), "        ")
+    return variant(tmp_path, "high_tide", f"  actions:\n    draw_card:\n      effect: |\n{body}")
 
 
 @pytest.mark.parametrize("ruleset", ["high_tide", "castle_of_the_devil", "shadows_over_camelot"])
@@ -78,45 +85,37 @@ def test_a_window_over_players_picked_by_their_hands(tmp_path):
 
 
 def test_a_hidden_player_asked(tmp_path):
-    v = variant(tmp_path, "high_tide", """  actions:
-    draw_card:
-      effect: |
+    v = draw_card(tmp_path, """
         p = [q for q in players if has(hand(q), pearl)][0]
         c = choose(p, cards(hand(p)), prompt: give)
-""")
+    """)
     (p,) = warnings("high_tide", v)
     assert p.loc.line == 9 and "who choose() asks depends on hidden cards" in p.message
 
 
 def test_a_branch_that_tells_everyone_is_not_a_leak(tmp_path):
     """A rule may say out loud what a hidden test found (a Diplomat's demand, say)."""
-    v = variant(tmp_path, "high_tide", """  actions:
-    draw_card:
-      effect: |
+    v = draw_card(tmp_path, """
         if has(hand(me), pearl):
           log(drew, player: me, n: 0)
           c = choose(me, cards(hand(me)), prompt: give)
         else:
           c = choose(me, cards(deck), prompt: give)
-""")
+    """)
     assert warnings("high_tide", v) == []
-    quiet = variant(tmp_path, "high_tide", """  actions:
-    draw_card:
-      effect: |
+    quiet = draw_card(tmp_path, """
         if has(hand(me), pearl):
           c = choose(me, cards(hand(me)), prompt: give)
-""")
+    """)
     (p,) = warnings("high_tide", quiet)
     assert "only on a hidden condition" in p.message
 
 
 def test_how_many_hidden_cards_is_public(tmp_path):
-    v = variant(tmp_path, "high_tide", """  actions:
-    draw_card:
-      effect: |
+    v = draw_card(tmp_path, """
         if size(hand(me)) > 2 and not empty(deck):
           c = choose(me, cards(hand(me)), prompt: give)
-""")
+    """)
     assert warnings("high_tide", v) == []
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from ..errors import Problem
 from . import ast as A
+from .compile import walk_nodes
 from .parse import EffectSyntaxError, parse
 
 PUB, CARD, HID = 0, 1, 2  # public, a hidden card, a value that depends on hidden cards
@@ -360,16 +361,3 @@ def hidden_asking(program) -> list[Problem]:
     """Warnings where who is asked, or whether anyone is, depends on hidden cards."""
     return HiddenAsking(program).check()
 
-
-def walk_nodes(node):
-    """Every node of a syntax tree (statements, expressions, their lists)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.Node):
-            yield n
-            stack.extend(v for v in vars(n).values() if isinstance(v, (A.Node, list, tuple, dict)))
-        elif isinstance(n, (list, tuple)):
-            stack.extend(n)
-        elif isinstance(n, dict):
-            stack.extend(n.values())
