@@ -9,9 +9,10 @@ observer's *public trace* of that step is the log entries p may read, then who d
 and the prompt (and, when p decides, p's options). It must be the same in every world: if
 it differs, what p saw depends on something p may not know.
 
-A step may show p a card (a draw into p's hand, a reveal, a log entry naming it): from then on the trace
-may rightly differ, so it is compared up to the first card shown to p, except the cards
-of p's own next choice, which p is shown because p is asked.
+A step may show p a card (a draw into p's hand, a reveal, a log entry naming it): from then
+on the trace may rightly differ, so it is compared up to the first card shown to p, except
+the cards of p's own next choice, which p is shown because p is asked. The end of the game
+is treated the same way (an end condition may read what nobody sees).
 """
 
 from __future__ import annotations
