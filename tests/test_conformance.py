@@ -10,6 +10,7 @@ from conformance import (
     canonical,
     clone_independent,
     load_shipped,
+    load_shipped_variant,
     play_random,
     replay,
     roundtrip_continues,
@@ -67,6 +68,19 @@ def test_no_step_tells_a_player_more_than_it_may_know(name, n):
 def test_no_leak_in_every_step(name, n):
     for seed in range(4):
         leaks, _ = leaks_in_game(game(name), n, 900 + seed, worlds=3)
+        assert not leaks, "\n".join(str(x) for x in leaks[:5])
+
+
+VARIANTS = [(path.name, v) for path in shipped_rulesets() for v in sorted((path / "variants").glob("*.yaml"))]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,variant", VARIANTS, ids=lambda x: getattr(x, "stem", x))
+def test_no_leak_in_a_variant(name, variant):
+    from interpreter.game import RULESETS
+    g = load_shipped_variant(RULESETS / name, variant)
+    for n in range(g.ruleset.min_players, g.ruleset.max_players + 1):
+        leaks, _ = leaks_in_game(g, n, 700 + n, worlds=2, points=30)
         assert not leaks, "\n".join(str(x) for x in leaks[:5])
 
 
