@@ -1,12 +1,13 @@
 """The hidden-information figures of issue 14, before and after the fix, on random games.
 
     python benchmarks/leak_figures.py            # this branch: fixed windows, determinize, log
-    python benchmarks/leak_figures.py --before   # main's Castle windows (tests/fixtures variant),
-                                                 # main's determinize and main's act-log settling
+    python benchmarks/leak_figures.py --before   # the Castle windows (tests/fixtures variant),
+                                                 # determinize and act-log settling of before
 
-`--before` runs this branch's engine with three parts put back as they are on main: the
-Castle fight windows and trade answer (tests/fixtures/castle_leaky_windows.yaml), and
-`determinize` and `settle_act_log`, read from `git show main:...`. Figures:
+`--before` runs this branch's engine with three parts put back as they were before the fix
+(main at a4eb69c): the Castle fight windows and trade answer
+(tests/fixtures/castle_leaky_windows.yaml), and `determinize` and `settle_act_log`, read with
+`git show a4eb69c:...`. Figures:
 
 - windows: over 40 random Castle games (3..10 players), how often the player asked in the
   Priest / Hypnotist / item window could act (held an unused Priest, ...), and how many trade
@@ -43,15 +44,17 @@ from interpreter.game import RULESETS, load  # noqa: E402
 from interpreter.i18n import Text  # noqa: E402
 
 LEAKY = ROOT / "tests" / "fixtures" / "castle_leaky_windows.yaml"
+BEFORE = "a4eb69c"  # main before the fix
 
 
 def main_module(path: str, name: str):
-    """A module of main's tree, run inside this package (its relative imports resolve here)."""
-    src = subprocess.run(["git", "-C", str(ROOT), "show", f"main:{path}"], check=True,
+    """A module of the tree before the fix, run inside this package (its relative imports
+    resolve here)."""
+    src = subprocess.run(["git", "-C", str(ROOT), "show", f"{BEFORE}:{path}"], check=True,
                          capture_output=True, text=True).stdout
     mod = types.ModuleType(f"interpreter.engine.{name}")
     mod.__package__ = "interpreter.engine"
-    exec(compile(src, f"main:{path}", "exec"), mod.__dict__)
+    exec(compile(src, f"{BEFORE}:{path}", "exec"), mod.__dict__)
     return mod
 
 
@@ -164,9 +167,9 @@ def run(before: bool) -> dict:
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--before", action="store_true", help="main's windows, determinize and log settling")
+    ap.add_argument("--before", action="store_true", help="the windows, determinize and log settling of before")
     args = ap.parse_args()
     res = run(args.before)
-    print("before (main's parts)" if args.before else "after (this branch)")
+    print(f"before (the parts of {BEFORE})" if args.before else "after (this branch)")
     for k, v in res.items():
         print(f"  {k}: {v}")
