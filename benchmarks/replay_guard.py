@@ -9,7 +9,8 @@ the end with the log on. Each game writes one JSON line with a digest of each pa
 
 * options: at every decision, who decides, the prompt and kind, and every legal option id;
 * choices: the option id taken;
-* views: every player's view (`State.view`) at every decision and at the end;
+* views: every player's view (`State.view`) at every decision (its log as the number of
+  entries the player sees and the last TAIL of them) and at the end (whole);
 * log: the full log (every event with its arguments, types, viewer mask and names);
 * result: the result and the decision history.
 
@@ -34,10 +35,21 @@ from interpreter.bots.random_bot import RandomBot  # noqa: E402
 from interpreter.game import RULESETS, load  # noqa: E402
 
 PARTS = ("options", "choices", "views", "log", "result")
+TAIL = 8  # the last log entries of a view digested at every decision
 
 
 def _dump(x) -> bytes:
     return json.dumps(x, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _view_at_decision(v: dict) -> dict:
+    """A view with its log cut to the count and the last entries a player sees (a whole
+    view's log at every decision makes the guard quadratic; the full log is digested at
+    the end, and so are the full views)."""
+    log = v.pop("log")
+    v["log_len"] = len(log)
+    v["log_tail"] = log[-TAIL:]
+    return v
 
 
 def player_counts(lo: int, hi: int) -> list[int]:
@@ -51,11 +63,9 @@ def play(game, n: int, seed: int) -> dict:
     st = game.new_game(seed=seed, players=n)
     bot = RandomBot(seed)
     decisions = 0
-    while True:
+    while not st.over:
         for p in range(st.n):
-            h["views"].update(_dump(st.view(p)))
-        if st.over:
-            break
+            h["views"].update(_dump(_view_at_decision(st.view(p))))
         d = st.decision()
         h["options"].update(_dump([d.player, d.prompt, d.kind, [o.id for o in d.options]]))
         oid = bot.choose(st)
@@ -64,6 +74,8 @@ def play(game, n: int, seed: int) -> dict:
         if r is not None:
             raise SystemExit(f"seed {seed}, {n} players: the bot's option {oid!r} was refused: {r}")
         decisions += 1
+    for p in range(st.n):
+        h["views"].update(_dump(st.view(p)))
     h["log"].update(_dump(st.log))
     h["result"].update(_dump([st.result, st.history, st.turn]))
     return {"decisions": decisions, "turns": st.turn, "reason": (st.result or {}).get("reason"),

@@ -8,11 +8,12 @@ Blocking built-ins (choose, act, window, run, emit) compile to VM instructions i
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..engine import ops
+from ..runtime import ops
 from . import ast as A
 from .blocking import (  # the blocking built-ins, registered in the table below
     _ident,
@@ -24,7 +25,7 @@ from .blocking import (  # the blocking built-ins, registered in the table below
     stmt_window,
 )
 from .codegen import EMPTY, combine, simple, tag, tagged
-from .compile import CheckError
+from .names import CheckError
 from .types import accepts, elem, is_list, show
 
 REQ = object()  # marks a required parameter
@@ -642,7 +643,6 @@ def attribute(comp, ofn, t, e: A.Attr, src, scope):
             return _prop(comp, lambda st, fr: None if (k := ofn(st, fr)) is None else ids[k], ofn, ids), "str"
         table = p.kind_props.get(name)
         if table is None:
-            import difflib
             close = difflib.get_close_matches(name, list(p.kind_props), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             comp.problem(src, e, f"no card has a property {name!r}{hint}")
