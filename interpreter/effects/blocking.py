@@ -14,7 +14,7 @@ import difflib
 
 from ..runtime.options import act_options
 from ..runtime.vm import SUSPEND, Jump
-from .names import CheckError
+from .scope import CheckError
 from .types import elem, is_list, list_of, show
 
 

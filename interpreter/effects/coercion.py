@@ -8,7 +8,8 @@ says which types accept which); `coerce` wraps a closure so its value has the wa
 
 from __future__ import annotations
 
-from .names import CheckError
+from ..runtime.primitives import kind_to_player
+from .scope import CheckError
 from .types import accepts, show
 
 
@@ -23,9 +24,9 @@ class CoercionMixin:
     def coerce(self, fn, got: str, want: str):
         """Wrap fn so its value has type `want` (card id -> the player it names)."""
         if want == "player" and got == "kind":
-            to_player = self.B.kind_to_player
+            to_player = kind_to_player
             return lambda st, fr: to_player(st, fn(st, fr))
         if want.startswith("list:player") and got == "list:kind":
-            to_player = self.B.kind_to_player
+            to_player = kind_to_player
             return lambda st, fr: [to_player(st, k) for k in fn(st, fr)]
         return fn

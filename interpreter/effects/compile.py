@@ -25,9 +25,10 @@ from .codegen import Namer, frag, materialize
 from .coercion import CoercionMixin
 from .expressions import ExpressionsMixin
 from .fusion import FusionMixin, _Gen
-from .names import CheckError, NamesMixin, Scope, Source
+from .names import NamesMixin
 from .parse import EffectSyntaxError, parse
 from .procedures import ProceduresMixin
+from .scope import CheckError, Scope, Source
 from .statements import StatementsMixin
 from .types import accepts, show
 

@@ -10,9 +10,10 @@ comparisons are compiled by builtins.py.
 from __future__ import annotations
 
 from . import ast as A
+from . import references as R
 from .ast import names_in
 from .codegen import combine, tag, tagged
-from .names import CheckError, Scope, Source
+from .scope import CheckError, Scope, Source
 from .types import elem, is_list, join, list_of, show
 
 
@@ -58,7 +59,7 @@ class ExpressionsMixin:
             idx = self.counter_index(name, e, src, scope)
             return tagged(lambda st, fr: st.ctr[idx(st, fr)], combine("st.ctr[{0}]", self.g(idx))), "int"
         if name in p.zone_defs:
-            return self.B.zone_ref(self, name, e, src, scope), "zone"
+            return R.zone_ref(self, name, e, src, scope), "zone"
         b = self.B.TABLE.get(name)
         if b is None:
             self.problem(src, e, f"unknown function {name!r}{self.suggest(name, scope)}")
@@ -67,7 +68,7 @@ class ExpressionsMixin:
 
     def x_Attr(self, e: A.Attr, src, scope):
         ofn, t = self.expr(e.obj, src, scope)
-        return self.B.attribute(self, ofn, t, e, src, scope)
+        return R.attribute(self, ofn, t, e, src, scope)
 
     def x_Index(self, e: A.Index, src, scope):
         ofn, t = self.expr(e.obj, src, scope)
@@ -212,7 +213,7 @@ class ExpressionsMixin:
         return tagged(lambda st, fr: tf(st, fr) if cf(st, fr) else of(st, fr), g), t
 
     def x_Compare(self, e: A.Compare, src, scope):
-        return self.B.compare(self, e, src, scope)
+        return R.compare(self, e, src, scope)
 
 
 _MISSING = object()

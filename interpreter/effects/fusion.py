@@ -15,7 +15,7 @@ from ..runtime.vm import MAX_LOOP
 from . import ast as A
 from .ast import walk_nodes
 from .codegen import _compile
-from .names import CheckError
+from .scope import CheckError
 from .types import elem, is_list, join, show
 
 

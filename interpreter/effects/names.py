@@ -3,51 +3,18 @@
 Pipeline position: compiler (effects/), below compile.py, which mixes NamesMixin into the
 Compiler. A name is a local or parameter of the code unit (its Scope), a card parameter, a
 special name (me, this, here...), a param, a counter, a zone, a card, a location or a
-side; anything else is a located problem with a "did you mean". `Source` maps a position
-inside a code string to its file, line and column in the YAML file.
+side; anything else is a located problem with a "did you mean". The names of special
+words and of params and zones are compiled in references.py; the Scope is in scope.py.
 """
 
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
 
-from ..errors import Loc
 from . import ast as A
-from .codegen import EMPTY, combine, tag, tagged
-
-
-class CheckError(Exception):
-    """Raised inside the compiler to abandon one expression after recording a problem."""
-
-
-@dataclass
-class Source:
-    """Where a code string was written: enough to map effect positions into the file."""
-
-    doc: object
-    path: tuple
-
-    def loc(self, line: int, col: int) -> Loc:
-        return self.doc.source.text(self.path, line, col)
-
-
-class Scope:
-    """Names visible while compiling one code unit, with their types."""
-
-    def __init__(self, names: dict[str, str], kind: str = "effect", this_card=None, here_loc=None,
-                 card_params: dict | None = None):
-        self.names = dict(names)
-        self.kind = kind
-        self.this_card = this_card
-        self.here_loc = here_loc
-        self.card_params = card_params or {}
-        self.counter = 0
-        self.pyvars: frozenset = EMPTY  # comprehension variables bound as Python variables
-
-    def hidden(self, base: str) -> str:
-        self.counter += 1
-        return f"_{base}{self.counter}"
+from . import references as R
+from .codegen import combine, tag, tagged
+from .scope import CheckError, Scope
 
 
 class NamesMixin:
@@ -70,7 +37,7 @@ class NamesMixin:
         p = self.p
         return (list(scope.names) + list(scope.card_params) + list(p.params) + list(p.counter_defs)
                 + list(p.zone_defs) + list(p.card_index) + list(p.loc_index) + list(p.sides)
-                + list(self.B.NAMES) + list(self.B.TABLE) + list(p.proc_sigs))
+                + list(R.NAMES) + list(self.B.TABLE) + list(p.proc_sigs))
 
     def suggest(self, name: str, scope: Scope) -> str:
         close = difflib.get_close_matches(name, self.all_names(scope), n=1, cutoff=0.75)
@@ -99,12 +66,12 @@ class NamesMixin:
             v = scope.card_params[name]
             return (tagged(lambda st, fr: v, self.namer.const(v)),
                     ("int" if isinstance(v, int) and not isinstance(v, bool) else "any"))
-        special = self.B.NAMES.get(name)
+        special = R.NAMES.get(name)
         if special is not None:
             return special(self, e, src, scope)
         p = self.p
         if name in p.params:
-            return self.B.param_ref(self, name, e, src, scope), "int"
+            return R.param_ref(self, name, e, src, scope), "int"
         if name in p.counter_defs:
             cd = p.counter_defs[name]
             if cd.per != "none":

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from . import ast as A
 from .ast import walk_nodes
-from .names import CheckError
 from .parse import EffectSyntaxError, parse
+from .scope import CheckError
 from .types import accepts, show
 
 

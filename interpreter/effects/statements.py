@@ -13,8 +13,8 @@ from __future__ import annotations
 from ..runtime.vm import MAX_LOOP, Code, Jump
 from . import ast as A
 from .codegen import define
-from .names import CheckError, Source
 from .procedures import compile_proc_call
+from .scope import CheckError, Source
 from .types import elem, is_list, join, show
 
 
