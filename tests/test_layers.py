@@ -139,7 +139,8 @@ def test_interpreter_imports_downward_only_without_cycles():
     graph = import_graph(ROOT / "interpreter", "interpreter")
     assert len(graph) > 30  # the graph was read (every module of the package)
     assert "interpreter.runtime.vm" in graph["interpreter.engine.flow"]  # edges were found
-    assert layer_problems(graph, LAYERS) == []
+    problems = layer_problems(graph, LAYERS)
+    assert problems == [], "\n".join(problems)
 
 
 def _package(tmp_path: Path, files: dict[str, str]) -> Path:

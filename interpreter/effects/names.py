@@ -119,7 +119,7 @@ class NamesMixin:
 
     def slot_index(self, node, per: str, player_layout, loc_layout, j: int, src, scope):
         """The flat index of a per-player or per-location zone or counter: the owner's block
-        starts at base + owner * stride (see program.py's layouts), and this one is the j-th."""
+        starts at base + owner * stride (see program/layout.py), and this one is the j-th."""
         want = "player" if per == "player" else "loc"
         fn, t = self.expr(node, src, scope)
         self.need(src, node, want, t)
