@@ -17,6 +17,7 @@ class CoercionMixin:
     """Checking and converting the types of expressions (a part of Compiler)."""
 
     def need(self, src, node, want: str, got: str) -> None:
+        """Record a problem and abandon the construct unless type `got` is accepted as `want`."""
         if not accepts(want, got):
             self.problem(src, node, f"expected {show(want)}, found {show(got)}")
             raise CheckError
@@ -24,9 +25,7 @@ class CoercionMixin:
     def coerce(self, fn, got: str, want: str):
         """Wrap fn so its value has type `want` (card id -> the player it names)."""
         if want == "player" and got == "kind":
-            to_player = kind_to_player
-            return lambda st, fr: to_player(st, fn(st, fr))
+            return lambda st, fr: kind_to_player(st, fn(st, fr))
         if want.startswith("list:player") and got == "list:kind":
-            to_player = kind_to_player
-            return lambda st, fr: [to_player(st, k) for k in fn(st, fr)]
+            return lambda st, fr: [kind_to_player(st, k) for k in fn(st, fr)]
         return fn
