@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # bottom first: a module may import its own layer and the layers below it, never above.
@@ -168,29 +170,25 @@ def test_a_clean_synthetic_package_passes(tmp_path):
     assert layer_problems(graph, SYNTHETIC) == []
 
 
-def test_an_upward_import_inside_a_function_fails(tmp_path):
-    root = _package(tmp_path, {
-        "__init__.py": "",
+BAD = {
+    "an upward import inside a function": ({
         "low.py": "def f():\n    from .mid.a import Y  # hidden in a function\n    return Y\n",
-        "mid/__init__.py": "",
         "mid/a.py": "Y = 2\n",
         "top.py": "import pkg.low\n",
-    })
-    problems = layer_problems(import_graph(root, "pkg"), SYNTHETIC)
-    assert problems == ["pkg.low (low) imports pkg.mid.a (mid), a layer above it"]
-
-
-def test_a_cycle_inside_one_layer_fails(tmp_path):
-    root = _package(tmp_path, {
-        "__init__.py": "",
+    }, ["pkg.low (low) imports pkg.mid.a (mid), a layer above it"]),
+    "a cycle inside one layer": ({
         "low.py": "",
-        "mid/__init__.py": "",
         "mid/a.py": "from . import b\n",
         "mid/b.py": "def g():\n    from .a import Z\n",
-        "top.py": "",
-    })
-    problems = layer_problems(import_graph(root, "pkg"), SYNTHETIC)
-    assert problems == ["import cycle: pkg.mid.a <-> pkg.mid.b"]
+    }, ["import cycle: pkg.mid.a <-> pkg.mid.b"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_a_bad_import_fails(tmp_path, case):
+    files, expected = BAD[case]
+    root = _package(tmp_path, {"__init__.py": "", "mid/__init__.py": "", "top.py": "", **files})
+    assert layer_problems(import_graph(root, "pkg"), SYNTHETIC) == expected
 
 
 def test_a_module_in_no_layer_fails(tmp_path):
