@@ -3,11 +3,13 @@
 Run: python benchmarks/bench_instructions.py [--rulesets a,b] [--decisions N] [--json OUT]
 
 Wall time on a shared machine is noisy; an instruction count is not. For each ruleset this
-runs the same Python program twice under `valgrind --tool=callgrind` (PYTHONHASHSEED=0):
-once loading the ruleset and playing no decision, once loading it and playing N decisions
-of seeded random-bot games (logs off, as simulations run, seeds 0, 1, ... until N). The
-difference of the two totals divided by N is the cost of one decision (the bot's choice,
-applying it, and running the game on to the next decision), without the load.
+runs one Python program under `valgrind --tool=callgrind --collect-atstart=no
+--toggle-collect=functools_reduce` (PYTHONHASHSEED=0): it loads the ruleset (not counted),
+then plays N decisions of seeded random-bot games (logs off, as simulations run, seeds 0,
+1, ... until N) inside one `functools.reduce` call, the only place counting is on (nothing
+else in a game calls reduce). The count divided by N is the cost of one decision: the
+bot's choice, applying it, running the game on to the next decision, and starting the
+next game when one ends.
 
 `--play RULESET N` is the program valgrind runs (it prints the decisions it played).
 """
@@ -15,6 +17,7 @@ applying it, and running the game on to the next decision), without the load.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -30,26 +33,30 @@ _PLAYERS = {"shadows_over_camelot": 5, "castle_of_the_devil": 6, "high_tide": 3}
 
 
 def play(ruleset: str, decisions: int) -> int:
-    """Load ruleset and play `decisions` decisions of seeded random games; return how many."""
+    """Load ruleset, then play `decisions` decisions of seeded random games inside one
+    functools.reduce call (what valgrind counts); return how many."""
     from interpreter.bots.random_bot import RandomBot
     from interpreter.game import load
     game = load(ruleset)
     n = _PLAYERS.get(ruleset, game.ruleset.min_players)
-    done = seed = 0
-    while done < decisions:
-        st = game.new_game(seed=seed, players=n, record=False)
-        bot = RandomBot(seed)
-        while not st.over and done < decisions:
-            st.apply_in_place(bot.choose(st))
-            done += 1
-        seed += 1
-    return done
+
+    def step(run, _):
+        st, bot, seed = run
+        if st is None or st.over:
+            seed += 1
+            st, bot = game.new_game(seed=seed, players=n, record=False), RandomBot(seed)
+        st.apply_in_place(bot.choose(st))
+        return st, bot, seed
+
+    functools.reduce(step, range(decisions), (None, None, -1))
+    return decisions
 
 
 def count(ruleset: str, decisions: int) -> int:
     """Instructions executed by `--play ruleset decisions` under callgrind."""
     env = dict(os.environ, PYTHONHASHSEED="0")
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                          "--collect-atstart=no", "--toggle-collect=functools_reduce",
                           sys.executable, __file__, "--play", ruleset, str(decisions)],
                          capture_output=True, text=True, env=env, cwd=ROOT, check=True)
     m = _COLLECTED.search(out.stderr)
@@ -70,13 +77,12 @@ def main(argv=None) -> int:
         return 0
     rows = {}
     for name in a.rulesets.split(","):
-        base = count(name, 0)
-        full = count(name, a.decisions)
-        per = (full - base) / a.decisions
-        rows[name] = {"players": _PLAYERS.get(name), "decisions": a.decisions, "load_instructions": base,
-                      "instructions": full, "instructions_per_decision": round(per)}
+        total = count(name, a.decisions)
+        per = total / max(a.decisions, 1)
+        rows[name] = {"players": _PLAYERS.get(name), "decisions": a.decisions, "instructions": total,
+                      "instructions_per_decision": round(per)}
         print(f"{name:24s} {_PLAYERS.get(name)} players: {per:12,.0f} instructions/decision "
-              f"(load {base:,}, with {a.decisions} decisions {full:,})", flush=True)
+              f"({total:,} for {a.decisions} decisions)", flush=True)
     if a.json:
         a.json.write_text(json.dumps(rows, indent=2) + "\n")
     return 0
