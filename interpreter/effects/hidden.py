@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ..errors import Problem
 from . import ast as A
-from .compile import walk_nodes
+from .ast import walk_nodes
 from .parse import EffectSyntaxError, parse
 
 PUB, CARD, HID = 0, 1, 2  # public, a hidden card, a value that depends on hidden cards
