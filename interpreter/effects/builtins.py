@@ -282,7 +282,7 @@ def _sorted(xs):
 
 
 def _roll(st, n):
-    return st.rng.below(max(1, n)) + 1
+    return st.rng.roll(n)
 
 
 def _random(st, xs):
