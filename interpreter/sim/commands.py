@@ -14,6 +14,7 @@ import time
 from contextlib import closing
 from pathlib import Path
 
+from ..bots.plugin import is_plugin, load_bot_class
 from .backends import BACKENDS, default_jobs, run_batch
 from .report import write_atomic_bytes
 from .runner import SimSpec
@@ -30,7 +31,8 @@ def register(sub) -> None:
     s.add_argument("--variant", action="append", default=[], help="a variant file (repeatable)")
     s.add_argument("--games", type=int, required=True, help="how many games (per run)")
     s.add_argument("--bots", default="random",
-                   help="random or mcts for every seat, or one per seat: mcts,random,random")
+                   help="random, mcts or package.module:Class for every seat, or one per seat: "
+                   "mcts,random,random")
     s.add_argument("--rotate", action="store_true", help="game i shifts the seats' bots by i")
     s.add_argument("--players", type=int, help="players per game (default: the ruleset's minimum)")
     s.add_argument("--seed", type=int, default=1, help="game i uses seed SEED+i (default 1)")
@@ -62,10 +64,13 @@ def cmd_simulate(args) -> int:
         err.print("error: --games must be at least 1")
         return 2
     bots = tuple(b.strip() for b in args.bots.split(","))
-    bad = [b for b in bots if b not in BOT_KINDS]
+    bad = [b for b in bots if b not in BOT_KINDS and not is_plugin(b)]
     if bad:
-        err.print(f"error: unknown bot {bad[0]!r} (random or mcts)")
+        err.print(f"error: unknown bot {bad[0]!r} (random, mcts or package.module:Class)")
         return 2
+    for b in bots:
+        if is_plugin(b):
+            load_bot_class(b)  # an unusable class is refused before any game is played
     if args.compare and not args.variant:
         err.print("error: --compare needs at least one --variant to compare with the base")
         return 2
