@@ -30,6 +30,7 @@ from fluent.syntax.visitor import Visitor
 
 from .errors import Loc, Problem
 from .load import load_yaml
+from .variant_texts import variant_messages
 
 LANGS = ("en", "ru", "pl", "pt")
 ENGINE_MESSAGES = Path(__file__).with_name("messages")
@@ -256,6 +257,7 @@ class Text:
             eng, _, _ = _engine_messages(code)
             b.add_resource(FluentResource(to_ftl(eng)))
             msgs, _, _ = locale_messages(root, code)
+            msgs = {**msgs, **variant_messages(program, code)}  # a variant's own text wins
             b.add_resource(FluentResource(to_ftl(msgs)), allow_overrides=True)
             self.bundles.append((code, b))
             self._sources[code] = {**eng, **msgs}

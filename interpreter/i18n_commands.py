@@ -55,6 +55,9 @@ def cmd_check(args) -> int:
     langs = args.lang or list(LANGS)
     prog = _program(root, args.variant)
     problems = check_locales(root, langs, prog, engine=not args.no_engine)
+    if prog is not None and args.variant:
+        from .variant_texts import text_problems
+        problems += text_problems(prog, langs)
     errors = [p for p in problems if p.severity != "warning"]
     warnings = [p for p in problems if p.severity == "warning"]
     if args.format == "json":
