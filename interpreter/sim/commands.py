@@ -255,7 +255,8 @@ def _ci(ci) -> str:
 def _print_summary(console, report: dict, bots) -> None:
     from rich.table import Table
     for name, s in report["summary"].items():
-        t = Table(title=f"{report['ruleset']} — {name}: {s['played']} games"
+        label = name if name == report["ruleset"] else f"{report['ruleset']} — {name}"
+        t = Table(title=f"{label}: {s['played']} games"
                   + (f", {s['errors']} stopped by errors" if s["errors"] else "")
                   + (" (interrupted)" if report["interrupted"] else ""))
         t.add_column("side")
