@@ -64,10 +64,10 @@ def test_a_fixture_file_is_checked_against_its_schema(tmp_path):
 
 def test_fixtures_are_not_collected_as_scenarios():
     files = scenario_files([CASTLE])
-    assert len(files) == 81
-    assert not [f for f in files if "fixtures" in f.parts]
+    assert files == sorted(CASTLE.glob("*.yaml")) and len(files) >= 81
+    assert (CASTLE / "fixtures" / "clear_table.yaml").is_file()
     uses = [f for f in files if "fixtures: [clear_table]" in f.read_text(encoding="utf-8")]
-    assert len(uses) == 71
+    assert len(uses) >= 71
 
 
 def test_the_castle_scenarios_are_hand_kept_files():
