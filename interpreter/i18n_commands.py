@@ -27,7 +27,7 @@ from pathlib import Path
 
 from .errors import Loc, Problem, RulesetError, format_problem
 from .i18n import check_locales, locale_sources, parse_pattern, pattern_hash, to_ftl
-from .languages import CODE, languages_of
+from .languages import CODE, lang_code, languages_of
 
 CATEGORY_NAMES = {
     "missing": "missing ids", "extra": "extra ids", "variables": "variables differ from English",
@@ -58,7 +58,7 @@ def cmd_check(args) -> int:
     prog = _program(root, args.variant)
     problems = check_locales(root, langs, prog, engine=not args.no_engine)
     if prog is not None and args.variant:
-        from .variant_texts import text_problems
+        from .variant_text_check import text_problems
         problems += text_problems(prog, langs)
     errors = [p for p in problems if p.severity != "warning"]
     warnings = [p for p in problems if p.severity == "warning"]
@@ -604,7 +604,7 @@ def cmd_render(args) -> int:
 def register(sub) -> None:
     i = sub.add_parser("i18n", help="check, stamp, export and import translations")
     isub = i.add_subparsers(dest="i18n_cmd", required=True)
-    from .languages import add_init, lang_code
+    from .i18n_init import add_init
     add_init(isub)
     c = isub.add_parser("check", help="compare every locale with English; exit 1 on any problem")
     c.add_argument("ruleset")

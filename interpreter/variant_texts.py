@@ -16,10 +16,9 @@ keeps the base text, which `i18n check` reports.
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
-from .errors import Collector, Problem
+from .errors import Collector
 
 
 def apply_texts(rs, doc, errs: Collector) -> None:
@@ -39,35 +38,6 @@ def overlays(rs) -> dict:
 def variant_messages(program, lang: str) -> dict:
     """The messages the applied variants set in one language (to lay over its locale file)."""
     return {k: v[0] for k, v in overlays(program.rs).get(lang, {}).items()}
-
-
-def text_problems(program, langs=None) -> list[Problem]:
-    """Located problems of the variants' text: unknown ids, bad Fluent, languages left behind."""
-    from .i18n import locale_messages, parse_pattern
-    root = Path(program.rs.root)
-    out: list[Problem] = []
-    english, _, _ = locale_messages(root, "en")
-    have = sorted(p.stem for p in (root / "locales").glob("*.yaml")) if (root / "locales").is_dir() else []
-    texts = overlays(program.rs)
-    for lang, msgs in texts.items():
-        if langs and lang not in langs and lang != "en":
-            continue
-        for key, (value, doc, path) in msgs.items():
-            if key not in english:
-                close = difflib.get_close_matches(key, list(english), n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
-                out.append(Problem(doc.source.key(path), f"text {key!r} is not a message of this ruleset{hint}: "
-                                   "a variant changes the text of what exists", path))
-                continue
-            for line, col, msg in parse_pattern(key, value)[1]:
-                out.append(Problem(doc.source.text(path, line, col), f"{key}: {msg}", path))
-    for key, (_, doc, path) in texts.get("en", {}).items():
-        for lang in have:
-            if lang == "en" or (langs and lang not in langs) or key in texts.get(lang, {}):
-                continue
-            out.append(Problem(doc.source.key(path), f"the variant changes the English {key!r} but not the "
-                               f"{lang} text, which still says the base rule", path, "warning"))
-    return out
 
 
 def text_changes(rs) -> list[str]:
