@@ -12,10 +12,12 @@ ruleset's id for the base rules, never "base"/"variant".
 from __future__ import annotations
 
 import io
+import os
 import re
 from pathlib import Path
 
 from ..errors import GrimoireError
+from ..validate import SCHEMA_DIR
 
 
 def parse_sweep(text: str) -> tuple[str, list[int]]:
@@ -70,7 +72,9 @@ def sweep_variants(out: Path, rs, name: str, values: list[int], players: int) ->
             continue
         vid = f"sweep_{name}_{v}".replace("-", "m")
         path = folder / f"{name}={v}.yaml"
-        path.write_text(f"# written by grimoire simulate --sweep {name}=...\n"
+        schema = os.path.relpath(SCHEMA_DIR / "variant.schema.json", folder.resolve())
+        path.write_text(f"# yaml-language-server: $schema={schema}\n"
+                        f"# written by grimoire simulate --sweep {name}=...\n"
                         f"variant: {vid}\ntitle: {name} = {v}\nbase: {rs.id}\n"
                         f"merge:\n  params:\n    {name}: {v}\n", encoding="utf-8")
         files[v] = str(path)
