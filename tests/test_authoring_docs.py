@@ -43,10 +43,9 @@ def test_the_api_pages_python_runs(tmp_path, monkeypatch):
         except Exception as e:  # noqa: BLE001 - say which example failed
             raise AssertionError(f"docs/api.md:{start}: {type(e).__name__}: {e}") from e
     bot = namespace_of(found[2][1])["HighCard"](1)
-    from interpreter.bots.base import Seat
     from interpreter.game import load
     st = load("rulesets/high_tide").new_game(seed=3, players=2)
-    assert bot.choose(Seat(st)) in {o.id for o in st.options()}
+    assert bot.choose(st) in {o.id for o in st.options()}
 
 
 def namespace_of(code: str) -> dict:
