@@ -1,0 +1,136 @@
+"""The table model: what one seat sees, computed from `view(seat)` only, with every label localized.
+
+Pipeline position: display, shared by the terminal (`interpreter/tui.py`) and the web server
+(`interpreter/web/`). `table_model(program, view, text)` turns the engine's view (zones keyed
+`name@owner`, counters, the log entries the seat may read) and the ruleset's TableSpec into
+plain JSON-ready data: board groups with boxes, each player's public status, the seat's own
+private zones, the last events as sentences. It never reads a State, so it cannot show what
+the seat may not know. `decision_model` adds the prompt and labelled options of the seat
+that decides (its own options, which it may know).
+"""
+
+from __future__ import annotations
+
+from .spec import KINDS, Part, table_spec
+
+
+class _ViewNames:
+    """Stands in for a state where Text only asks who player p is: answered from the view."""
+
+    def __init__(self, players: list[str]):
+        self.g = self
+        self._players = players
+
+    def player_id(self, _st, p) -> str:
+        return "none" if p is None else self._players[p]
+
+
+def player_label(text, pid: str, index: int) -> str:
+    """A player's name: its naming card's, or "Player N"."""
+    if pid in text.prog.card_index:
+        return text.msg("card-" + pid, default=pid)
+    return text.msg("player-seat", {"n": index + 1}, default=f"Player {index + 1}")
+
+
+def _card(text, cid):
+    if cid is None:
+        return {"id": None, "name": text.msg("hidden-card", default="a face-down card")}
+    return {"id": cid, "name": text.msg("card-" + cid, default=cid)}
+
+
+def _fill(box: dict, part: Part, view: dict, text, prog, at: str | None, cards: bool = True) -> dict:
+    """Read the part's zones and counters at one owner (`@at`, or global) out of the view."""
+    zones, counters = view["zones"], view["counters"]
+
+    def key(name, defs):
+        d = defs[name]
+        return name if d.per == "none" else f"{name}@{at}"
+
+    if cards:
+        box["zones"] = [{"id": z, "label": text.msg("zone-" + z, default=z),
+                         "cards": [_card(text, c) for c in zones.get(key(z, prog.zone_defs), [])]}
+                        for z in part.zones]
+    box["sizes"] = [{"id": z, "label": text.msg("zone-" + z, default=z),
+                     "value": len(zones.get(key(z, prog.zone_defs), []))} for z in part.sizes]
+    box["counters"], box["tracks"], box["flags"] = [], [], []
+    for kind in ("counters", "tracks", "flags"):
+        for c in getattr(part, kind):
+            k = key(c, prog.counter_defs)
+            if k not in counters:
+                continue  # not visible to this seat
+            entry = {"id": c, "label": text.msg("counter-" + c, default=c), "value": counters[k]}
+            if kind == "tracks":
+                cd = prog.counter_defs[c]
+                entry["min"], entry["max"] = cd.min, cd.max
+            if kind != "flags" or counters[k]:
+                box[kind].append(entry)
+    return box
+
+
+def _merged(a: Part, b: Part) -> Part:
+    return Part(**{k: getattr(a, k) + [x for x in getattr(b, k) if x not in getattr(a, k)] for k in KINDS})
+
+
+def table_model(program, view: dict, text) -> dict:
+    """Everything one seat sees, as localized plain data (from its view alone)."""
+    spec = table_spec(program)
+    pids = view["players"]
+    you = view.get("you")
+    seat = pids.index(you) if you in pids else None
+    labels = {pid: player_label(text, pid, i) for i, pid in enumerate(pids)}
+    board = []
+    for g in spec.board:
+        group = {"id": g.id, "label": text.msg("table-" + g.id, default=g.id.replace("_", " ")), "boxes": []}
+        for lid in g.locations or [None]:
+            box = {"location": lid,
+                   "label": text.msg("location-" + lid, default=lid) if lid else group["label"],
+                   "here": [labels[p] for p in pids if lid is not None and view["at"].get(p) == lid]}
+            extra = g.extra.get(lid)
+            group["boxes"].append(_fill(box, _merged(g, extra) if extra else g, view, text, program, lid))
+        board.append(group)
+    players = []
+    for i, pid in enumerate(pids):
+        at = view["at"].get(pid)
+        entry = {"id": pid, "label": labels[pid], "you": i == seat, "current": pid == view.get("current"),
+                 "deciding": pid == view.get("waiting_for"),
+                 "at": at if spec.players.location else None,
+                 "at_label": text.msg("location-" + at, default=at) if at and spec.players.location else None}
+        players.append(_fill(entry, spec.players, view, text, program, pid))
+    private = None
+    if seat is not None:
+        private = _fill({"label": labels[you]}, spec.private, view, text, program, you)
+    names = _ViewNames(pids)
+    log = [text.event(names, e) for e in view["log"]]
+    out = {"lang": text.lang, "title": program.rs.title, "turn": view["turn"], "you": you,
+           "you_label": labels.get(you), "current": view.get("current"),
+           "current_label": labels.get(view.get("current")), "waiting_for": view.get("waiting_for"),
+           "waiting_label": labels.get(view.get("waiting_for")),
+           "board": board, "players": players, "private": private,
+           "log": log[-spec.log:] if spec.log else [], "log_total": len(log), "over": bool(view["over"]),
+           "result": result_text(text, view, labels) if view["over"] else None,
+           "labels": {k: text.msg("table-ui-" + k, default=k) for k in UI_LABELS}}
+    return out
+
+
+UI_LABELS = ("board", "players", "you", "hand", "events", "options", "turn", "waiting", "spectator",
+             "over", "here", "cards")
+
+
+def result_text(text, view: dict, labels: dict) -> str:
+    """The end of the game in one sentence: why, and who won."""
+    res = view.get("result") or {}
+    sides = ", ".join(text.msg("side-" + s, default=s) for s in res.get("sides", [])) or text.msg(
+        "nobody", default="nobody")
+    pids = view["players"]
+    who = ", ".join(labels[pids[w]] for w in res.get("winners", []))
+    winners = text.msg("winners", {"sides": sides}, default="winners: " + sides) + (f" ({who})" if who else "")
+    reason = text.msg("end-" + res.get("reason", ""), default=res.get("reason", "")).rstrip(".")
+    return f"{reason} — {winners}"
+
+
+def decision_model(st, p: int, text) -> dict | None:
+    """The prompt and the labelled options of seat p, if p decides now (else None)."""
+    if st.pending is None or st.pending["p"] != p:
+        return None
+    return {"prompt": text.prompt(st, st.pending),
+            "options": [{"id": o.id, "label": text.option(st, o)} for o in st.options()]}
