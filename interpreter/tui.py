@@ -15,7 +15,7 @@ import sys
 
 from rich.columns import Columns
 from rich.console import Console, Group
-from rich.panel import Panel
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text as RText
 
@@ -25,7 +25,11 @@ WIDTH, HEIGHT = 100, 40
 
 
 def _cards(cards) -> str:
-    return ", ".join(c["name"] for c in cards) or "—"
+    """Card names, copies of one card written once with their number ("Fight 1 ×3")."""
+    counts: dict[str, int] = {}
+    for c in cards:
+        counts[c["name"]] = counts.get(c["name"], 0) + 1
+    return ", ".join(n if k == 1 else f"{n} ×{k}" for n, k in counts.items()) or "—"
 
 
 def _track(t) -> str:
@@ -55,7 +59,7 @@ def _box_line(box: dict, label: str | None = None) -> RText:
 
 def _board(model: dict) -> Table:
     grid = Table.grid(padding=(0, 1))
-    grid.add_column(overflow="fold")
+    grid.add_column(overflow="fold", max_width=WIDTH)
     for g in model["board"]:
         for box in g["boxes"]:
             line = _box_line(box, box["label"])
@@ -67,7 +71,7 @@ def _board(model: dict) -> Table:
 
 def _players(model: dict) -> Table:
     grid = Table.grid(padding=(0, 1))
-    grid.add_column(overflow="fold")
+    grid.add_column(overflow="fold", max_width=WIDTH)
     for p in model["players"]:
         mark = "▶ " if p["deciding"] else "  "
         name = p["label"] + (f" ({model['labels']['you']})" if p["you"] else "")
@@ -82,7 +86,9 @@ def _players(model: dict) -> Table:
 def _private(model: dict) -> RText:
     priv = model["private"] or {}
     out = RText()
-    for z in priv.get("zones", []):
+    for i, z in enumerate(priv.get("zones", [])):
+        if i and not z["cards"]:
+            continue  # an empty pile beside the hand says nothing
         if out:
             out.append("\n")
         out.append(f"{z['label']}: ", style="bold")
@@ -100,6 +106,10 @@ def _options(decision: dict) -> Columns:
     return Columns(items, padding=(0, 2), column_first=True)
 
 
+def _rule(title: str, style: str = "bold") -> Rule:
+    return Rule(RText(title, style=style), align="left", style="dim")
+
+
 def render(model: dict, decision: dict | None, events: int | None = None) -> Group:
     """The whole screen for one seat: board, players, own cards, events, options."""
     lab = model["labels"]
@@ -110,16 +120,13 @@ def render(model: dict, decision: dict | None, events: int | None = None) -> Gro
     elif model["waiting_label"] and not decision:
         head.append(f" · {lab['waiting']} {model['waiting_label']}")
     log = model["log"] if events is None else model["log"][-events:] if events else []
-    parts = [head,
-             Panel(_board(model), title=lab["board"], title_align="left", padding=(0, 1)),
-             Panel(_players(model), title=lab["players"], title_align="left", padding=(0, 1))]
+    parts = [head, _rule(lab["board"]), _board(model), _rule(lab["players"]), _players(model)]
     if model["private"] is not None:
-        parts.append(Panel(_private(model), title=lab["hand"], title_align="left", padding=(0, 1)))
+        parts += [_rule(lab["hand"]), _private(model)]
     if log:
-        parts.append(Panel(RText("\n").join(RText(x, overflow="ellipsis", no_wrap=True) for x in log),
-                           title=lab["events"], title_align="left", padding=(0, 1)))
+        parts += [_rule(lab["events"])] + [RText(x, overflow="ellipsis", no_wrap=True) for x in log]
     if decision:
-        parts.append(Panel(_options(decision), title=decision["prompt"], title_align="left", padding=(0, 1)))
+        parts += [_rule(decision["prompt"], "bold yellow"), _options(decision)]
     return Group(*parts)
 
 

@@ -100,13 +100,14 @@ def table_model(program, view: dict, text) -> dict:
     if seat is not None:
         private = _fill({"label": labels[you]}, spec.private, view, text, program, you)
     names = _ViewNames(pids)
-    log = [text.event(names, e) for e in view["log"]]
+    entries = view["log"]
+    log = [text.event(names, e) for e in (entries[-spec.log:] if spec.log else [])]  # only what is shown
     out = {"lang": text.lang, "title": program.rs.title, "turn": view["turn"], "you": you,
            "you_label": labels.get(you), "current": view.get("current"),
            "current_label": labels.get(view.get("current")), "waiting_for": view.get("waiting_for"),
            "waiting_label": labels.get(view.get("waiting_for")),
            "board": board, "players": players, "private": private,
-           "log": log[-spec.log:] if spec.log else [], "log_total": len(log), "over": bool(view["over"]),
+           "log": log, "log_total": len(entries), "over": bool(view["over"]),
            "result": result_text(text, view, labels) if view["over"] else None,
            "labels": {k: text.msg("table-ui-" + k, default=k) for k in UI_LABELS}}
     return out
