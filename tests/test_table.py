@@ -114,7 +114,8 @@ def test_the_model_holds_exactly_what_the_view_holds(name, players):
             for g in m["board"]:
                 for box in g["boxes"]:
                     for z in box["zones"]:
-                        key = z["id"] if game.program.zone_defs[z["id"]].per == "none" else f"{z['id']}@{box['location']}"
+                        per = game.program.zone_defs[z["id"]].per
+                        key = z["id"] if per == "none" else f"{z['id']}@{box['location']}"
                         assert [c["id"] for c in z["cards"]] == v["zones"][key]
             for pl in m["players"]:
                 for z in pl["zones"]:

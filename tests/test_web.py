@@ -8,13 +8,13 @@ import random
 
 import pytest
 from starlette.testclient import TestClient
+from webkit import make_room
 
 from interpreter.cli import build_parser, main
 from interpreter.web.app import create_app
 from interpreter.web.commands import build_room
 from interpreter.web.replay import Replay
 from interpreter.web.room import seat_payload
-from webkit import make_room
 
 
 @pytest.fixture
