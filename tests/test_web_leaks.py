@@ -15,6 +15,7 @@ import contextlib
 import json
 import random
 import re
+import urllib.request
 
 import pytest
 from webkit import make_room, served
@@ -116,7 +117,6 @@ def play_and_watch(ruleset: str, players: int, seed: int, max_decisions: int = 4
     tokens = [room.player_token(p) for p in range(players)] + [room.spectator_token]
     found: dict = {}
     rnd = random.Random(seed)
-    import httpx
     with served(room) as base:
         ws_base = base.replace("http://", "ws://")
         with contextlib.ExitStack() as stack:
@@ -130,13 +130,13 @@ def play_and_watch(ruleset: str, players: int, seed: int, max_decisions: int = 4
                         found.setdefault(w.seat, set()).update(leaked)
                 return [json.loads(m) for m in msgs]
 
-            with httpx.Client() as http:
-                for w, t in zip(watches, tokens):
-                    for url in (f"/api/view/{t}", f"/seat/{t}" if w.seat is not None else f"/watch/{t}"):
-                        raw = http.get(base + url).text
-                        w.learn()
-                        if w.leaks(raw):
-                            found.setdefault(w.seat, set()).update(w.leaks(raw))
+            for w, t in zip(watches, tokens):
+                for url in (f"/api/view/{t}", f"/seat/{t}" if w.seat is not None else f"/watch/{t}"):
+                    with urllib.request.urlopen(base + url, timeout=30) as r:
+                        raw = r.read().decode("utf-8")
+                    w.learn()
+                    if w.leaks(raw):
+                        found.setdefault(w.seat, set()).update(w.leaks(raw))
             msgs = receive_all()
             n = 0
             while not room.state.is_over() and n < max_decisions:
