@@ -25,17 +25,26 @@ class _ViewNames:
         return "none" if p is None else self._players[p]
 
 
+def label(text, msg_id: str, default: str) -> str:
+    """A message without arguments (a zone's, a card's name), formatted once per Text."""
+    cache = text.__dict__.setdefault("_table_labels", {})
+    out = cache.get(msg_id)
+    if out is None:
+        out = cache[msg_id] = text.msg(msg_id, default=default)
+    return out
+
+
 def player_label(text, pid: str, index: int) -> str:
     """A player's name: its naming card's, or "Player N"."""
     if pid in text.prog.card_index:
-        return text.msg("card-" + pid, default=pid)
+        return label(text, "card-" + pid, pid)
     return text.msg("player-seat", {"n": index + 1}, default=f"Player {index + 1}")
 
 
 def _card(text, cid):
     if cid is None:
-        return {"id": None, "name": text.msg("hidden-card", default="a face-down card")}
-    return {"id": cid, "name": text.msg("card-" + cid, default=cid)}
+        return {"id": None, "name": label(text, "hidden-card", "a face-down card")}
+    return {"id": cid, "name": label(text, "card-" + cid, cid)}
 
 
 def _fill(box: dict, part: Part, view: dict, text, prog, at: str | None, cards: bool = True) -> dict:
@@ -47,10 +56,10 @@ def _fill(box: dict, part: Part, view: dict, text, prog, at: str | None, cards: 
         return name if d.per == "none" else f"{name}@{at}"
 
     if cards:
-        box["zones"] = [{"id": z, "label": text.msg("zone-" + z, default=z),
+        box["zones"] = [{"id": z, "label": label(text, "zone-" + z, z),
                          "cards": [_card(text, c) for c in zones.get(key(z, prog.zone_defs), [])]}
                         for z in part.zones]
-    box["sizes"] = [{"id": z, "label": text.msg("zone-" + z, default=z),
+    box["sizes"] = [{"id": z, "label": label(text, "zone-" + z, z),
                      "value": len(zones.get(key(z, prog.zone_defs), []))} for z in part.sizes]
     box["counters"], box["tracks"], box["flags"] = [], [], []
     for kind in ("counters", "tracks", "flags"):
@@ -58,7 +67,7 @@ def _fill(box: dict, part: Part, view: dict, text, prog, at: str | None, cards: 
             k = key(c, prog.counter_defs)
             if k not in counters:
                 continue  # not visible to this seat
-            entry = {"id": c, "label": text.msg("counter-" + c, default=c), "value": counters[k]}
+            entry = {"id": c, "label": label(text, "counter-" + c, c), "value": counters[k]}
             if kind == "tracks":
                 cd = prog.counter_defs[c]
                 entry["min"], entry["max"] = cd.min, cd.max
@@ -80,10 +89,10 @@ def table_model(program, view: dict, text) -> dict:
     labels = {pid: player_label(text, pid, i) for i, pid in enumerate(pids)}
     board = []
     for g in spec.board:
-        group = {"id": g.id, "label": text.msg("table-" + g.id, default=g.id.replace("_", " ")), "boxes": []}
+        group = {"id": g.id, "label": label(text, "table-" + g.id, g.id.replace("_", " ")), "boxes": []}
         for lid in g.locations or [None]:
             box = {"location": lid,
-                   "label": text.msg("location-" + lid, default=lid) if lid else group["label"],
+                   "label": label(text, "location-" + lid, lid) if lid else group["label"],
                    "here": [labels[p] for p in pids if lid is not None and view["at"].get(p) == lid]}
             extra = g.extra.get(lid)
             group["boxes"].append(_fill(box, _merged(g, extra) if extra else g, view, text, program, lid))
@@ -94,7 +103,7 @@ def table_model(program, view: dict, text) -> dict:
         entry = {"id": pid, "label": labels[pid], "you": i == seat, "current": pid == view.get("current"),
                  "deciding": pid == view.get("waiting_for"),
                  "at": at if spec.players.location else None,
-                 "at_label": text.msg("location-" + at, default=at) if at and spec.players.location else None}
+                 "at_label": label(text, "location-" + at, at) if at and spec.players.location else None}
         players.append(_fill(entry, spec.players, view, text, program, pid))
     private = None
     if seat is not None:
@@ -109,7 +118,7 @@ def table_model(program, view: dict, text) -> dict:
            "board": board, "players": players, "private": private,
            "log": log, "log_total": len(entries), "over": bool(view["over"]),
            "result": result_text(text, view, labels) if view["over"] else None,
-           "labels": {k: text.msg("table-ui-" + k, default=k) for k in UI_LABELS}}
+           "labels": {k: label(text, "table-ui-" + k, k) for k in UI_LABELS}}
     return out
 
 
