@@ -28,7 +28,8 @@ def _cards(cards) -> str:
     """Card names, copies of one card written once with their number ("Fight 1 ×3")."""
     counts: dict[str, int] = {}
     for c in cards:
-        counts[c["name"]] = counts.get(c["name"], 0) + 1
+        name = c["name"] if c["id"] else "?"  # a face-down card (its sentence form reads oddly alone)
+        counts[name] = counts.get(name, 0) + 1
     return ", ".join(n if k == 1 else f"{n} ×{k}" for n, k in counts.items()) or "—"
 
 

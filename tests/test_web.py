@@ -142,6 +142,9 @@ def test_the_replay_steps_through_the_decisions_as_a_chosen_seat_saw_them(room):
             got = client.get(f"/api/replay/{host}?seat={seat}&step={step}").json()
             want = seat_payload(room.game.program, states[step], seat, text, step)["model"]
             assert got["model"] == want and got["steps"] == 8 and got["decision"] is None
+            if step:  # what was decided is shown to the seat that decided it, to the others only who
+                decider = states[step - 1].current_player()
+                assert (":" in got["decided"]) == (seat == decider), got["decided"]
         spectator = client.get(f"/api/replay/{host}?seat=spectator&step={step}").json()
         assert spectator["model"]["private"] is None
     assert client.get(f"/api/replay/{host}").json()["step"] == 8

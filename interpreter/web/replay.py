@@ -44,8 +44,21 @@ class Replay:
         out = seat_payload(self.game.program, st, seat, text, step, role="replay")
         out["decision"] = None  # a replay shows the table; nobody decides in it
         out["step"], out["steps"] = step, self.steps
-        out["decided"] = st.history[-1] if step and st.history else None
+        out["decided"] = self._decided(step, seat, text)
         return out
+
+    def _decided(self, step: int, seat: int | None, text) -> str | None:
+        """Who took the decision that led to `step`, and what it was if the viewer took it
+        (another seat's choice may name a card the viewer never saw)."""
+        if step == 0:
+            return None
+        prev = self.states[step - 1]
+        p = prev.current_player()
+        who = text.player(prev, p)
+        if seat != p:
+            return who
+        opt = next(o for o in prev.options() if o.id == self.states[step].history[-1])
+        return f"{who}: {text.option(prev, opt)}"
 
 
 def room_replay(room) -> Replay:

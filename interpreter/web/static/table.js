@@ -27,8 +27,9 @@ var Grimoire = (function () {
   }
 
   function chip(c) {
-    var s = el("span", {cls: "card" + (c.id ? "" : " hidden"), text: c.name, "data-card": c.id || "hidden"});
-    if (c.id) { s.title = c.name; s.onclick = function () { zoom(c); }; }
+    var s = el("span", {cls: "card" + (c.id ? "" : " hidden"), text: c.id ? c.name : "?", title: c.name,
+                        "data-card": c.id || "hidden"});
+    if (c.id) s.onclick = function () { zoom(c); };
     return s;
   }
 
