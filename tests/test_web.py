@@ -8,7 +8,8 @@ import random
 
 import pytest
 from starlette.testclient import TestClient
-from webkit import make_room
+from webkit import make_room, served
+from websockets.sync.client import connect
 
 from interpreter.cli import build_parser, main
 from interpreter.web.app import create_app
@@ -59,11 +60,16 @@ def test_bad_requests_are_refused_and_change_nothing(room):
 
 
 def test_the_websocket_refuses_bad_input_and_pushes_every_decision_to_every_seat(room):
-    client = TestClient(create_app(room))
+    # (the real server: the test client runs each websocket on its own event loop, and one
+    # decision's pushes to every seat would then cross loops)
     p = room.state.current_player()
-    with client.websocket_connect(f"/ws/{room.player_token(p)}") as a, \
-            client.websocket_connect(f"/ws/{room.player_token(1 - p)}") as b, \
-            client.websocket_connect(f"/ws/{room.spectator_token}") as s:
+    with served(room) as base, \
+            connect(f"{base.replace('http', 'ws')}/ws/{room.player_token(p)}") as a, \
+            connect(f"{base.replace('http', 'ws')}/ws/{room.player_token(1 - p)}") as b, \
+            connect(f"{base.replace('http', 'ws')}/ws/{room.spectator_token}") as s:
+        for x in (a, b, s):
+            x.receive_text = lambda x=x: x.recv(timeout=30)
+            x.send_text = x.send
         first = [json.loads(x.receive_text()) for x in (a, b, s)]
         assert [m["version"] for m in first] == [0, 0, 0]
         assert first[0]["decision"] and first[1]["decision"] is None and first[2]["decision"] is None

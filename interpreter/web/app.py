@@ -43,13 +43,16 @@ def _lang(request, room: Room) -> str:
     return lang if lang in LANGS else room.lang
 
 
-def _page(name: str, room: Room, token: str, lang: str) -> HTMLResponse:
+def _page(name: str, room: Room, token: str, lang: str, **extra: str) -> HTMLResponse:
+    """A page: the shell (head, labels, script) around the page's own content."""
     text = room.text(lang)
-    body = (STATIC / name).read_text(encoding="utf-8")
     labels = {k: text.msg("table-ui-" + k, default=k) for k in
               ("connecting", "replay", "step", "seat", "spectator", "save", "saved", "start", "players", "refused")}
-    for k, v in {"TITLE": html.escape(room.game.ruleset.title), "LANG": lang,
-                 "TOKEN": html.escape(token), "LABELS": html.escape(json.dumps(labels, ensure_ascii=False))}.items():
+    body = (STATIC / "shell.html").read_text(encoding="utf-8").replace(
+        "{{CONTENT}}", (STATIC / f"{name}.html").read_text(encoding="utf-8"))
+    fields = {"TITLE": html.escape(room.game.ruleset.title), "LANG": lang, "TOKEN": html.escape(token),
+              "PAGE": name, "LABELS": html.escape(json.dumps(labels, ensure_ascii=False)), **extra}
+    for k, v in fields.items():
         body = body.replace("{{" + k + "}}", v)
     return HTMLResponse(body)
 
@@ -90,29 +93,29 @@ def create_app(room: Room) -> Starlette:
             raise Refused(f"this link is for a {s.role}; it cannot open this page", 403)
         return s
 
+    def page_for(request, name: str, roles: tuple, **extra) -> HTMLResponse:
+        """A page for the holder of the token in the path, or a refusal page."""
+        token = request.path_params["token"]
+        try:
+            seat_or_refuse(token, roles)
+        except Refused as e:
+            return HTMLResponse(f"<h1>{html.escape(str(e))}</h1>", status_code=e.status)
+        return _page(name, room, token, _lang(request, room), **{k: v(token) for k, v in extra.items()})
+
     async def index(request):
-        return _page("index.html", room, "", _lang(request, room))
+        return _page("index", room, "", _lang(request, room))
 
     async def table_page(request):
-        token = request.path_params["token"]
-        try:
-            seat_or_refuse(token, ("player", "spectator"))
-        except Refused as e:
-            return HTMLResponse(f"<h1>{html.escape(str(e))}</h1>", status_code=e.status)
-        return _page("table.html", room, token, _lang(request, room))
+        return page_for(request, "table", ("player", "spectator"))
 
-    async def host_page(request):
-        token = request.path_params["token"]
-        try:
-            seat_or_refuse(token, ("host",))
-        except Refused as e:
-            return HTMLResponse(f"<h1>{html.escape(str(e))}</h1>", status_code=e.status)
+    def seat_links(request, token: str) -> str:
         lang = _lang(request, room)
         text = room.text(lang)
         base = str(request.base_url).rstrip("/")
+        players = room.payload(room.spectator_token, lang)["model"]["players"]
         rows = []
         for i, kind in enumerate(room.seats):
-            label = html.escape(room.payload(room.spectator_token, lang)["model"]["players"][i]["label"])
+            label = html.escape(players[i]["label"])
             if kind == "human":
                 url = f"{base}/seat/{room.player_token(i)}"
                 rows.append(f'<li>{label}: <a class="seat-link" href="{url}">{url}</a></li>')
@@ -120,19 +123,15 @@ def create_app(room: Room) -> Starlette:
                 rows.append(f"<li>{label}: {html.escape(kind)}</li>")
         spec = f"{base}/watch/{room.spectator_token}"
         replay = html.escape(text.msg("table-ui-replay"))
-        body = (f"<ul>{''.join(rows)}</ul><p>{html.escape(text.msg('table-ui-spectator'))}: "
+        return (f"<ul>{''.join(rows)}</ul><p>{html.escape(text.msg('table-ui-spectator'))}: "
                 f'<a id="spectator-link" href="{spec}">{spec}</a></p>'
                 f'<p><a id="replay-link" href="{base}/replay/{token}">{replay}</a></p>')
-        page = _page("host.html", room, token, lang)
-        return HTMLResponse(page.body.decode().replace("{{SEATS}}", body))
+
+    async def host_page(request):
+        return page_for(request, "host", ("host",), SEATS=lambda token: seat_links(request, token))
 
     async def replay_page(request):
-        token = request.path_params["token"]
-        try:
-            seat_or_refuse(token, ("host",))
-        except Refused as e:
-            return HTMLResponse(f"<h1>{html.escape(str(e))}</h1>", status_code=e.status)
-        return _page("replay.html", room, token, _lang(request, room))
+        return page_for(request, "replay", ("host",))
 
     async def api_view(request):
         try:

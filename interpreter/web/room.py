@@ -55,13 +55,14 @@ class Room:
     def __init__(self, game, state, seats: list[str], seed: int, lang: str = "en",
                  save_path: str | Path | None = None, bots: dict | None = None):
         self.game = game
-        self.state = state
+        # the state and its version, replaced together (bots play in a worker thread while the
+        # event loop may be building a payload: it must never pair a state with another's version)
+        self._now = (state, 0)
         self.seats = seats
         self.seed = seed
         self.lang = lang
         self.save_path = Path(save_path) if save_path else Path(f"{game.ruleset.id}.save.json")
         self.bots = bots if bots is not None else make_bots(game, seats, seed)
-        self.version = 0  # one more after every decision taken: a stale click names an older one
         self.tokens: dict[str, Seat] = {}
         for i, kind in enumerate(seats):
             if kind == "human":
@@ -72,6 +73,18 @@ class Room:
         self.tokens[self.host_token] = Seat(None, "host")
         self._texts: dict[str, Text] = {}
         self.play_bots()
+
+    @property
+    def state(self):
+        return self._now[0]
+
+    @property
+    def version(self) -> int:
+        """One more after every decision taken: a click on an older version is stale."""
+        return self._now[1]
+
+    def _advance(self, state) -> None:
+        self._now = (state, self._now[1] + 1)
 
     # ---- who is who ---------------------------------------------------------------------
 
@@ -97,8 +110,8 @@ class Room:
     def payload(self, token: str, lang: str | None = None) -> dict:
         """What the seat of `token` may see now: its table model and, if it decides, its options."""
         s = self.seat(token)
-        return seat_payload(self.game.program, self.state, s.index, self.text(lang), self.version,
-                            role=s.role)
+        state, version = self._now
+        return seat_payload(self.game.program, state, s.index, self.text(lang), version, role=s.role)
 
     # ---- deciding -----------------------------------------------------------------------
 
@@ -110,7 +123,7 @@ class Room:
             raise Refused(f"a {s.role} does not decide at this table")
         if st.is_over():
             raise Refused("the game is over; there is nothing to decide")
-        if version != self.version:
+        if type(version) is not int or version != self.version:
             raise Refused(f"this view is out of date (version {version!r}, now {self.version}): "
                           "the table has moved on; choose again from the new view")
         p = st.current_player()
@@ -123,8 +136,7 @@ class Room:
         nxt = st.apply(option)
         if not nxt:  # (cannot happen for an exact legal id; kept so nothing is ever half-done)
             raise Refused(nxt.message)
-        self.state = nxt
-        self.version += 1
+        self._advance(nxt)
         self.play_bots()
 
     def play_bots(self) -> int:
@@ -135,8 +147,7 @@ class Room:
             nxt = self.state.apply(bot_choice(self.bots[p], self.state))
             if not nxt:
                 raise RuntimeError(f"bot of seat {p + 1} chose an illegal option: {nxt.message}")
-            self.state = nxt
-            self.version += 1
+            self._advance(nxt)
             n += 1
         return n
 

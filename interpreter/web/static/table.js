@@ -212,5 +212,10 @@ var Grimoire = (function () {
     };
   }
 
-  return {play: play, replay: replay, host: host, draw: draw};
+  function start(page) {
+    var pages = {table: play, replay: replay, host: host};
+    if (pages[page]) pages[page]();
+  }
+
+  return {start: start, draw: draw};
 })();
