@@ -91,7 +91,7 @@ def test_mistakes_in_the_section_are_located_all_at_once(tmp_path):
     assert main(["validate", str(root)]) == 1
 
 
-def test_a_variant_can_change_the_table(tmp_path):
+def test_a_variant_can_change_the_table(tmp_path, capsys):
     v = tmp_path / "bare.yaml"
     v.write_text("variant: bare\ntitle: Bare table\nbase: high_tide\nmerge:\n  table:\n"
                  "    board: [{id: sea, sizes: [deck, discard]}]\n")
@@ -99,6 +99,10 @@ def test_a_variant_can_change_the_table(tmp_path):
     spec = table_spec(game.program)
     assert spec.board[0].sizes == ["deck", "discard"] and spec.board[0].zones == []
     assert spec.players.zones == ["shore"]  # the rest of the section is kept (a merge patch)
+    assert main(["diff", "high_tide", "--variant", str(v)]) == 0
+    assert "table: board" in capsys.readouterr().out
+    assert main(["explain", "high_tide", "--variant", str(v), "table.board"]) == 0
+    assert "[variant]  board: [{id: sea, sizes: [deck, discard]}]" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("name,players", [("shadows_over_camelot", 5), ("castle_of_the_devil", 5), ("high_tide", 3)])

@@ -34,6 +34,18 @@ def label(text, msg_id: str, default: str) -> str:
     return out
 
 
+def _event(text, names: _ViewNames, e) -> str:
+    """One log entry as a sentence, rendered once per Text (every seat's page shows the last few)."""
+    cache = text.__dict__.setdefault("_table_events", {})
+    key = (repr(e), tuple(names._players))
+    out = cache.get(key)
+    if out is None:
+        if len(cache) > 50_000:
+            cache.clear()
+        out = cache[key] = text.event(names, e)
+    return out
+
+
 def player_label(text, pid: str, index: int) -> str:
     """A player's name: its naming card's, or "Player N"."""
     if pid in text.prog.card_index:
@@ -110,7 +122,7 @@ def table_model(program, view: dict, text) -> dict:
         private = _fill({"label": labels[you]}, spec.private, view, text, program, you)
     names = _ViewNames(pids)
     entries = view["log"]
-    log = [text.event(names, e) for e in (entries[-spec.log:] if spec.log else [])]  # only what is shown
+    log = [_event(text, names, e) for e in (entries[-spec.log:] if spec.log else [])]  # only what is shown
     out = {"lang": text.lang, "title": program.rs.title, "turn": view["turn"], "you": you,
            "you_label": labels.get(you), "current": view.get("current"),
            "current_label": labels.get(view.get("current")), "waiting_for": view.get("waiting_for"),
