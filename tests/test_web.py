@@ -208,3 +208,43 @@ def test_serve_binds_to_this_machine_by_default_and_refuses_unknown_seat_kinds(c
     with pytest.raises(ValueError, match="names 3 seats but the game has 2"):
         build_room(argparse.Namespace(load=None, ruleset="high_tide", variant=[], seed=1, players=2,
                                       seats="human,random,random", lang=None, save=None))
+
+
+def test_stopping_the_server_saves_the_game(tmp_path):
+    """`grimoire serve` in its own process: a decision over HTTP, then SIGTERM (as a service
+    manager stops it; a parent that ignores SIGINT cannot pass Ctrl-C on): the game is saved."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from webkit import free_port
+    port, save = free_port(), tmp_path / "ht.save.json"
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "high_tide", "--port", str(port),
+                             "--save", str(save), "--seed", "4"], stdout=subprocess.PIPE, text=True,
+                            cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    try:
+        lines = [proc.stdout.readline() for _ in range(4)]
+        token = lines[1].strip().rsplit("/", 1)[1]
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                with urllib.request.urlopen(f"{url}/api/view/{token}", timeout=5) as r:
+                    view = json.loads(r.read())
+                break
+            except OSError:
+                import time
+                time.sleep(0.05)
+        req = urllib.request.Request(f"{url}/api/choose/{token}", method="POST", data=json.dumps(
+            {"option": view["decision"]["options"][0]["id"], "version": view["version"]}).encode())
+        with urllib.request.urlopen(req, timeout=10) as r:
+            assert json.loads(r.read())["version"] >= 1
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0 and "game saved to" in out
+    data = json.loads(save.read_text())
+    assert data["format"] == "grimoire-save" and len(data["decisions"]) >= 1

@@ -126,12 +126,12 @@ def table_problems(program) -> list[Problem]:
             if isinstance(x, dict):
                 _check_names(program, x, ("board", gi, "locations", li), pers, "the board", bad)
         _check_names(program, g, ("board", gi), pers, "the board", bad)
-    for part, owner_ok in (("players", True), ("private", True)):
-        _check_names(program, v.get(part) or {}, (part,), ("player",), part, bad, owner_ok)
+    for part in ("players", "private"):  # per-player things: an owner-only one shows to its owner
+        _check_names(program, v.get(part) or {}, (part,), ("player",), part, bad)
     return out
 
 
-def _check_names(program, d: dict, path: tuple, pers: tuple, where: str, bad, owner_ok: bool = False) -> None:
+def _check_names(program, d: dict, path: tuple, pers: tuple, where: str, bad) -> None:
     where_per = " or ".join({"none": "global", "location": "per location", "player": "per player"}[p]
                             for p in pers)
     for kind in KINDS:
@@ -156,7 +156,6 @@ def _check_names(program, d: dict, path: tuple, pers: tuple, where: str, bad, ow
             if what == "zone" and x.vis == HIDDEN:
                 bad(here, f"zone {name!r} is hidden: its cards would all be face down; "
                           "list it under sizes: to show how many cards it holds")
-            elif what == "counter" and (x.vis == HIDDEN or (x.vis == OWNER and not owner_ok)):
+            elif what == "counter" and (x.vis == HIDDEN or (x.vis == OWNER and "player" not in pers)):
                 vis = "hidden" if x.vis == HIDDEN else "seen by its owner only"
-                bad(here, f"counter {name!r} is {vis}: {where} may not show it"
-                          + ("; show it under private:" if x.vis == OWNER else ""))
+                bad(here, f"counter {name!r} is {vis}: {where} may not show it")

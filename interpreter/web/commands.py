@@ -8,6 +8,7 @@ says otherwise. Stopping the server (Ctrl-C) saves the game, like `grimoire play
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -71,7 +72,15 @@ def cmd_serve(args) -> int:
     print(f"  spectator: {base}/watch/{room.spectator_token}")
     print(f"  host (links, save, replay): {base}/host/{room.host_token}")
     sys.stdout.flush()
-    uvicorn.run(create_app(room), host=args.host, port=args.port, log_level="warning")
+    # uvicorn stops on SIGINT or SIGTERM, then raises the signal again for the handler it found:
+    # ours lets the game be saved (the default one would end the process first)
+    stops = (signal.SIGINT, signal.SIGTERM)
+    before = {s: signal.signal(s, lambda *_: None) for s in stops}
+    try:
+        uvicorn.run(create_app(room), host=args.host, port=args.port, log_level="warning")
+    finally:
+        for s, h in before.items():
+            signal.signal(s, h)
     path = room.save()
     print(f"game saved to {path}; continue with: grimoire serve --load {path}")
     return 0
