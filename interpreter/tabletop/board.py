@@ -92,9 +92,11 @@ def _merged(a: Part, b: Part) -> Part:
     return Part(**{k: getattr(a, k) + [x for x in getattr(b, k) if x not in getattr(a, k)] for k in KINDS})
 
 
-def table_model(program, view: dict, text) -> dict:
-    """Everything one seat sees, as localized plain data (from its view alone)."""
+def table_model(program, view: dict, text, events: int | None = None) -> dict:
+    """Everything one seat sees, as localized plain data (from its view alone); `events`: how many
+    of the last events (default: the ruleset's `log`, what a terminal screen holds)."""
     spec = table_spec(program)
+    events = spec.log if events is None else events
     pids = view["players"]
     you = view.get("you")
     seat = pids.index(you) if you in pids else None
@@ -122,7 +124,7 @@ def table_model(program, view: dict, text) -> dict:
         private = _fill({"label": labels[you]}, spec.private, view, text, program, you)
     names = _ViewNames(pids)
     entries = view["log"]
-    log = [_event(text, names, e) for e in (entries[-spec.log:] if spec.log else [])]  # only what is shown
+    log = [_event(text, names, e) for e in (entries[-events:] if events else [])]  # only what is shown
     out = {"lang": text.lang, "title": program.rs.title, "turn": view["turn"], "you": you,
            "you_label": labels.get(you), "current": view.get("current"),
            "current_label": labels.get(view.get("current")), "waiting_for": view.get("waiting_for"),

@@ -128,7 +128,7 @@ class Room:
                           "the table has moved on; choose again from the new view")
         p = st.current_player()
         if p != s.index:
-            who = table_model(self.game.program, st.view(s.index), self.text())["waiting_label"]
+            who = self.text().player(st, p)  # (whose turn it is: every seat sees that)
             raise Refused(f"it is not your decision now: the table waits for {who}")
         ids = [o.id for o in st.options()]
         if not isinstance(option, str) or option not in ids:
@@ -166,8 +166,11 @@ def bot_choice(bot, state) -> str:
     return bot.choose(state)
 
 
+WEB_EVENTS = 40  # a page has room for more of the log than a terminal screen (it scrolls)
+
+
 def seat_payload(program, state, index: int | None, text: Text, version: int, role: str = "player") -> dict:
     """The message for one seat (None: the public view): table model, own options, version."""
-    model = table_model(program, state.view(index), text)
+    model = table_model(program, state.view(index), text, WEB_EVENTS)
     decision = decision_model(state, index, text) if index is not None else None
     return {"type": "view", "version": version, "role": role, "model": model, "decision": decision}

@@ -138,6 +138,7 @@ var Grimoire = (function () {
     right.appendChild(ev);
     root.appendChild(left);
     root.appendChild(right);
+    ol.scrollTop = ol.scrollHeight;  // the newest event in sight
   }
 
   function banner(text) {
