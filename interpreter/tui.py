@@ -125,7 +125,7 @@ def render(model: dict, decision: dict | None, events: int | None = None) -> Gro
     if model["private"] is not None:
         parts += [_rule(lab["hand"]), _private(model)]
     if log:
-        parts += [_rule(lab["events"])] + [RText(x, overflow="ellipsis", no_wrap=True) for x in log]
+        parts += [_rule(lab["events"])] + [RText(x) for x in log]
     if decision:
         parts += [_rule(decision["prompt"], "bold yellow"), _options(decision)]
     return Group(*parts)
@@ -159,9 +159,11 @@ def ask(st, p: int, text, quit_exc: type[Exception], console: Console | None = N
     """Draw seat p's table and read its choice: a number, an option id, or q to save and quit."""
     console = console or Console(width=min(WIDTH, Console().width))
     model, decision = seat_screen(st, p, text)
+    height = HEIGHT
     if console.is_terminal:
         console.clear()
-    console.print(render(model, decision, fit_events(model, decision, console.width)))
+        height = min(HEIGHT, console.height - 1)  # (a line is left for the answer)
+    console.print(render(model, decision, fit_events(model, decision, console.width, height)))
     opts = decision["options"]
     while True:
         try:
