@@ -9,6 +9,7 @@ says otherwise. Stopping the server (Ctrl-C) saves the game, like `grimoire play
 from __future__ import annotations
 
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -56,6 +57,15 @@ def cmd_serve(args) -> int:
     import uvicorn
 
     from .app import create_app
+    if not args.ruleset and not args.load:
+        print("error: serve needs a RULESET (or --load FILE)", file=sys.stderr)
+        return 2
+    try:
+        with socket.socket() as probe:  # a busy port is said plainly, before the game starts
+            probe.bind((args.host, args.port))
+    except OSError as e:
+        print(f"error: cannot listen on {args.host}:{args.port}: {e.strerror}", file=sys.stderr)
+        return 1
     try:
         room = build_room(args)
     except RulesetError as e:
