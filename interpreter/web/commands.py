@@ -31,7 +31,7 @@ def parse_seats(spec: str | None, n: int, default: str = "random") -> list[str]:
 
 def build_room(args):
     """The room of a `serve` command line: a new game, or the game of --load."""
-    from ..cli import _read_save
+    from ..commands.play import _read_save
     from ..game import load
     from .room import Room
     if args.load:
