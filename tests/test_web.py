@@ -207,6 +207,7 @@ def test_serve_binds_to_this_machine_by_default_and_refuses_unknown_seat_kinds(c
     assert "unknown seat kind 'wizard'" in capsys.readouterr().err
     assert main(["serve", "high_tide", "--seats", "human,random,random,random,random"]) == 1
     assert main(["serve"]) == 2 and "serve needs a RULESET" in capsys.readouterr().err
+    assert main(["serve", "high_tide", "--lang", "ru"]) == 2 and "high_tide has no ru text" in capsys.readouterr().err
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()

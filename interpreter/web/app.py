@@ -26,7 +26,6 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..i18n import LANGS
 from .cards import card_face
 from .replay import room_replay
 from .room import Refused, Room
@@ -39,8 +38,9 @@ def _refusal(e: Refused) -> JSONResponse:
 
 
 def _lang(request, room: Room) -> str:
+    """The language a page asks for (?lang=), if the ruleset has text in it."""
     lang = request.query_params.get("lang") or room.lang
-    return lang if lang in LANGS else room.lang
+    return lang if lang in room.languages else room.lang
 
 
 def _page(name: str, room: Room, token: str, lang: str, **extra: str) -> HTMLResponse:
@@ -180,15 +180,14 @@ def create_app(room: Room) -> Starlette:
     async def card(request):
         lang = request.path_params["lang"]
         cid = request.path_params["card"]
-        if lang not in LANGS or (cid != "hidden" and cid not in room.game.program.card_index):
+        if lang not in room.languages or (cid != "hidden" and cid not in room.game.program.card_index):
             return Response("no such card", status_code=404, media_type="text/plain")
         return Response(card_face(room, cid, lang), media_type="image/svg+xml",
                         headers={"Cache-Control": "max-age=3600"})
 
     async def ws_endpoint(ws: WebSocket):
         token = ws.path_params["token"]
-        lang = ws.query_params.get("lang") or room.lang
-        lang = lang if lang in LANGS else room.lang
+        lang = _lang(ws, room)
         await ws.accept()
         try:
             room.seat(token)

@@ -13,8 +13,8 @@ import socket
 import sys
 from pathlib import Path
 
-from ..errors import RulesetError, format_problems
-from ..i18n import LANGS
+from ..errors import GrimoireError, RulesetError, format_problems
+from ..languages import lang_code, require_language
 
 
 def parse_seats(spec: str | None, n: int, default: str = "random") -> list[str]:
@@ -50,6 +50,7 @@ def build_room(args):
         st = game.new_game(seed=seed, players=players)
         seats = parse_seats(args.seats, st.n)
         lang = args.lang or "en"
+    require_language(game.path, lang)
     return Room(game, st, seats, seed, lang, args.save or args.load or f"{game.ruleset.id}.save.json")
 
 
@@ -71,7 +72,7 @@ def cmd_serve(args) -> int:
     except RulesetError as e:
         print(format_problems(e.problems), file=sys.stderr)
         return 1
-    except ValueError as e:
+    except (ValueError, GrimoireError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     base = f"http://{args.host}:{args.port}"
@@ -106,7 +107,7 @@ def register(sub) -> None:
     s.add_argument("--seed", type=int)
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    s.add_argument("--lang", choices=list(LANGS))
+    s.add_argument("--lang", type=lang_code, help="any language the ruleset has text in (default: the save's, or en)")
     s.add_argument("--load", help="resume a save of grimoire play or serve")
     s.add_argument("--save", help="where Save and stopping write the game (default: RULESET.save.json)")
     s.set_defaults(fn=cmd_serve)

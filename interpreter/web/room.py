@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..i18n import Text
+from ..languages import languages_of
 from ..tabletop import decision_model, table_model
 
 
@@ -72,6 +73,7 @@ class Room:
         self.tokens[self.spectator_token] = Seat(None, "spectator")
         self.tokens[self.host_token] = Seat(None, "host")
         self._texts: dict[str, Text] = {}
+        self.languages = languages_of(game.path)  # English and every language with a locale file
         self.play_bots()
 
     @property
