@@ -1,0 +1,146 @@
+"""`grimoire i18n check` and `grimoire i18n stamp`, and the helpers every i18n command shares.
+
+Pipeline position: CLI layer over `interpreter.i18n`."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+from ..errors import RulesetError, format_problem
+from .check import check_locales
+from .fluent import pattern_hash
+from .locales import LANGS, locale_messages, locale_sources
+
+CATEGORY_NAMES = {
+    "missing": "missing ids", "extra": "extra ids", "variables": "variables differ from English",
+    "plural": "plural categories", "syntax": "Fluent syntax", "stale": "stale (English changed)",
+    "schema": "schema", "english": "English vs the ruleset (warnings)",
+}
+
+
+def _ruleset_dir(name: str) -> Path:
+    from ..game import resolve_ruleset
+    return Path(resolve_ruleset(name))
+
+
+def _program(root: Path, variants=()):
+    from ..game import load
+    try:
+        return load(root, list(variants)).program
+    except RulesetError:
+        return None
+
+
+def cmd_check(args) -> int:
+    root = _ruleset_dir(args.ruleset)
+    langs = args.lang or list(LANGS)
+    prog = _program(root, args.variant)
+    problems = check_locales(root, langs, prog, engine=not args.no_engine)
+    errors = [p for p in problems if p.severity != "warning"]
+    warnings = [p for p in problems if p.severity == "warning"]
+    if args.format == "json":
+        import json
+        print(json.dumps({"ok": not errors, "errors": [p.to_dict() | {"category": (p.path or ("",))[0]}
+                                                        for p in problems]}, ensure_ascii=False, indent=2))
+        return 1 if errors else 0
+    for p in problems:
+        print(format_problem(p), file=sys.stderr)
+    counts: dict[str, dict[str, int]] = {}
+    for p in errors:
+        lang = Path(p.loc.file).stem if p.loc.file.endswith(".yaml") else "?"
+        counts.setdefault(lang, {}).setdefault((p.path or ("other",))[0], 0)
+        counts[lang][(p.path or ("other",))[0]] += 1
+    en, _, _ = locale_messages(root, "en")
+    for lang in langs:
+        msgs, _, doc = locale_messages(root, lang)
+        c = counts.get(lang, {})
+        detail = ", ".join(f"{n} {CATEGORY_NAMES.get(k, k)}" for k, n in sorted(c.items())) or "ok"
+        stamped = len(locale_sources(doc)) if doc is not None else 0
+        extra = "" if lang == "en" else f", {stamped} stamped"
+        print(f"{root.name} {lang}: {len(msgs)}/{len(en)} messages{extra}: {detail}")
+    if warnings:
+        print(f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''} about English (not failures)")
+    print(f"{len(errors)} error{'s' if len(errors) != 1 else ''}")
+    return 1 if errors else 0
+
+
+def _rt_yaml():
+    from ruamel.yaml import YAML
+    y = YAML(typ="rt")
+    y.preserve_quotes = True
+    y.width = 4096
+    y.indent(mapping=2, sequence=4, offset=2)
+    return y
+
+
+def _scalar(text: str):
+    from ruamel.yaml.scalarstring import LiteralScalarString
+    if "\n" in text:
+        return LiteralScalarString(text)
+    return text
+
+
+def _read_locale_rt(path: Path, lang: str):
+    y = _rt_yaml()
+    if path.is_file():
+        data = y.load(path.read_text(encoding="utf-8"))
+    else:
+        from ruamel.yaml.comments import CommentedMap
+        data = CommentedMap()
+        data["locale"] = lang
+        data["messages"] = CommentedMap()
+    if data.get("messages") is None:
+        from ruamel.yaml.comments import CommentedMap
+        data["messages"] = CommentedMap()
+    return y, data
+
+
+def _write_locale_rt(path: Path, y, data) -> None:
+    from ..cli import write_atomic
+    buf = io.StringIO()
+    y.dump(data, buf)
+    text = buf.getvalue()
+    if not text.startswith("# yaml-language-server"):
+        text = "# yaml-language-server: $schema=../../../schemas/locale.schema.json\n" + text
+    write_atomic(path, text)
+
+
+def _set_sources(data, sources: dict, order: list[str]) -> None:
+    from ruamel.yaml.comments import CommentedMap
+    if not sources:
+        if "source" in data:
+            del data["source"]
+        return
+    m = CommentedMap()
+    for k in order:
+        if k in sources:
+            m[k] = sources[k]
+    for k in sources:
+        if k not in m:
+            m[k] = sources[k]
+    data["source"] = m
+
+
+def cmd_stamp(args) -> int:
+    """Record, for the given ids (or all translated ones), the hash of the current English."""
+    root = _ruleset_dir(args.ruleset)
+    en, _, _ = locale_messages(root, "en")
+    for lang in args.lang or [lg for lg in LANGS if lg != "en"]:
+        path = root / "locales" / f"{lang}.yaml"
+        if not path.is_file():
+            continue
+        y, data = _read_locale_rt(path, lang)
+        sources = {str(k): str(v) for k, v in (data.get("source") or {}).items()}
+        n = 0
+        for key in data["messages"]:
+            if key in en and (not args.ids or key in args.ids) and (args.all or key not in sources or args.ids):
+                sources[key] = pattern_hash(en[key])
+                n += 1
+        _set_sources(data, sources, list(data["messages"]))
+        _write_locale_rt(path, y, data)
+        print(f"{path}: stamped {n} message{'s' if n != 1 else ''}")
+    return 0
+
+
