@@ -9,7 +9,16 @@ from pathlib import Path
 from ..errors import Loc, Problem
 from ..load import load_yaml
 from .fluent import PLURAL_KEYS, numeric_vars, parse_pattern, pattern_hash, plural_categories, scan
-from .locales import ENGINE_MESSAGES, LANGS, _engine_messages, locale_messages, locale_sources
+from .gender import allowed_extra_vars, forms_problems, gender_problem, named_vars, player_genders
+from .locales import (
+    ENGINE_MESSAGES,
+    LANGS,
+    _engine_messages,
+    locale_forms,
+    locale_genders,
+    locale_messages,
+    locale_sources,
+)
 
 
 def fluent_problems(ruleset_dir: Path) -> list[Problem]:
@@ -35,7 +44,8 @@ def _pattern_loc(doc, key: str, line: int, col: int) -> Loc:
 
 
 def check_locale_set(en: dict, en_doc, loc: dict, loc_doc, lang: str, path: str,
-                     numeric_hint: set | None = None) -> list[Problem]:
+                     numeric_hint: set | None = None, named: dict | None = None) -> list[Problem]:
+    """`named`: message id -> variables naming a player (None: skip the gender check)."""
     """Problems of one locale's messages against English (all located at file:line)."""
     out: list[Problem] = []
     cats = plural_categories(lang)
@@ -52,6 +62,8 @@ def check_locale_set(en: dict, en_doc, loc: dict, loc_doc, lang: str, path: str,
             out.append(Problem(head, f"missing {key!r} (English at line {en_line(key)})", ("missing",)))
     en_parsed = {k: parse_pattern(k, v)[0] for k, v in en.items()}
     sources = locale_sources(loc_doc)
+    forms = {**locale_forms(_engine_messages(lang)[2]), **locale_forms(loc_doc)}
+    form_names = {f for fs in forms.values() for f in fs}
     for key, pattern in loc.items():
         if key not in en:
             out.append(Problem(at_key(key), f"extra {key!r}: English has no such message", ("extra",)))
@@ -63,8 +75,10 @@ def check_locale_set(en: dict, en_doc, loc: dict, loc_doc, lang: str, path: str,
         if msg is None:
             continue
         sc, esc = scan(msg), scan(en_parsed.get(key))
-        if en_parsed.get(key) is not None and sc.vars != esc.vars:
-            lost, added = sorted(esc.vars - sc.vars), sorted(sc.vars - esc.vars)
+        extra_ok = allowed_extra_vars(esc.vars, sc.vars, form_names)
+        via_forms = {v.rpartition("_")[0] for v in extra_ok if not v.endswith("_gender")}
+        if en_parsed.get(key) is not None and (sc.vars | via_forms) - extra_ok != esc.vars:
+            lost, added = sorted(esc.vars - sc.vars - via_forms), sorted(sc.vars - esc.vars - extra_ok)
             parts = []
             if lost:
                 parts.append("lacks " + ", ".join("$" + v for v in lost))
@@ -72,6 +86,10 @@ def check_locale_set(en: dict, en_doc, loc: dict, loc_doc, lang: str, path: str,
                 parts.append("has unknown " + ", ".join("$" + v for v in added))
             out.append(Problem(at_key(key), f"{key!r} variables differ from English: {'; '.join(parts)}",
                                ("variables",)))
+        gp = gender_problem(lang, key, msg, (named or {}).get(key, set()), sc.vars, at_key(key)) \
+            if named is not None else None
+        if gp is not None:
+            out.append(gp)
         numeric = numeric_vars(esc) | set(numeric_hint or ())
         for var, is_num, keys in sc.selects:
             if not var or not (is_num or var in numeric or any(k in PLURAL_KEYS[:5] for k in keys)):
@@ -131,9 +149,10 @@ def check_english(program, en: dict, en_doc, path: str) -> list[Problem]:
             out.append(Problem(head, f"the ruleset renders {mid!r} but English has no text for it",
                                ("english",), "warning"))
             continue
-        if mid in en and names is not None and mid.startswith(("event-", "action-")):
+        if mid in en and names is not None and mid.startswith(("event-", "action-", "prompt-", "end-")):
             msg, _ = parse_pattern(mid, en[mid])
             extra = scan(msg).vars - names
+            extra -= set(program.params)               # every message gets the ruleset's numbers
             if extra and msg is not None:
                 out.append(Problem(en_doc.source.key(("messages", mid)),
                                    f"{mid!r} uses {', '.join('$' + v for v in sorted(extra))}, which the ruleset "
@@ -198,5 +217,14 @@ def check_locales(ruleset_dir: Path | None, langs=LANGS, program=None, engine: b
                 continue
             if doc is None:
                 continue
-            out.extend(check_locale_set(en, en_doc, msgs, doc, lang, path, hint))
+            named = named_vars(program if kind == "ruleset" else None)
+            if kind == "ruleset" and len(player_genders(program, {**locale_genders(_engine_messages(lang)[2]),
+                                                                  **locale_genders(doc)})) < 2:
+                named = None                # every player has the same gender: nothing to select
+            out.extend(check_locale_set(en, en_doc, msgs, doc, lang, path, hint, named))
+            if kind == "ruleset":
+                eng_doc = _engine_messages(lang)[2]
+                where = doc.source.key(("forms",)) if ("forms",) in doc.source.keys else doc.source.key(("messages",))
+                out.extend(forms_problems(program, lang, {**locale_forms(eng_doc), **locale_forms(doc)},
+                                          {**locale_genders(eng_doc), **locale_genders(doc)}, where))
     return out

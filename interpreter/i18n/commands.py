@@ -16,7 +16,8 @@ from .locales import LANGS, locale_messages, locale_sources
 CATEGORY_NAMES = {
     "missing": "missing ids", "extra": "extra ids", "variables": "variables differ from English",
     "plural": "plural categories", "syntax": "Fluent syntax", "stale": "stale (English changed)",
-    "schema": "schema", "english": "English vs the ruleset (warnings)",
+    "schema": "schema", "gender": "gendered forms without a select",
+    "forms": "names lacking a grammatical form", "english": "English vs the ruleset (warnings)",
 }
 
 
@@ -133,14 +134,31 @@ def cmd_stamp(args) -> int:
             continue
         y, data = _read_locale_rt(path, lang)
         sources = {str(k): str(v) for k, v in (data.get("source") or {}).items()}
-        n = 0
+        changed, added = [], []
         for key in data["messages"]:
             if key in en and (not args.ids or key in args.ids) and (args.all or key not in sources or args.ids):
-                sources[key] = pattern_hash(en[key])
-                n += 1
+                new = pattern_hash(en[key])
+                if key not in sources:
+                    added.append(key)
+                elif sources[key] != new:
+                    changed.append(key)
+                sources[key] = new
+        if not changed and not added:
+            print(f"{path}: nothing to stamp (every hash already matches the English)")
+            continue
         _set_sources(data, sources, list(data["messages"]))
         _write_locale_rt(path, y, data)
-        print(f"{path}: stamped {n} message{'s' if n != 1 else ''}")
+        parts = []
+        if changed:
+            parts.append(f"{len(changed)} re-stamped ({_ids(changed)})")
+        if added:
+            parts.append(f"{len(added)} stamped for the first time ({_ids(added)})")
+        print(f"{path}: " + "; ".join(parts))
     return 0
+
+
+def _ids(keys: list[str], most: int = 6) -> str:
+    """A short list of message ids for a report."""
+    return ", ".join(keys[:most]) + (f" and {len(keys) - most} more" if len(keys) > most else "")
 
 

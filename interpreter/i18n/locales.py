@@ -49,3 +49,20 @@ def locale_sources(doc) -> dict:
     data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
     src = data.get("source") or {}
     return {str(k): str(v) for k, v in src.items()} if isinstance(src, dict) else {}
+
+
+def locale_genders(doc) -> dict[str, str]:
+    """A locale file's `genders:` map: message id -> grammatical gender of what it names."""
+    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+    g = data.get("genders") or {}
+    return {str(k): str(v) for k, v in g.items()} if isinstance(g, dict) else {}
+
+
+def locale_forms(doc) -> dict[str, dict[str, str]]:
+    """A locale file's `forms:` map: message id -> {form: pattern}, the grammatical forms (cases)
+    of what that message names, e.g. `location-quest_grail: {locative: ...}`."""
+    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+    f = data.get("forms") or {}
+    if not isinstance(f, dict):
+        return {}
+    return {str(k): {str(a): str(b) for a, b in v.items()} for k, v in f.items() if isinstance(v, dict)}
