@@ -115,7 +115,7 @@ def gendered_words(lang: str, msg: FA.Message, key: str = "gendered") -> list[st
 
 def gender_problem(lang: str, key: str, msg: FA.Message, names: set[str], uses: set[str], loc) -> Problem | None:
     """A problem if the message names a player and agrees with one gender only."""
-    named = sorted(names & uses)
+    named = sorted(names & (uses | {v.rpartition("_")[0] for v in uses}))   # $target or $target_acc
     if READER_ADDRESSED.match(key):
         words = gendered_words(lang, msg, "gendered_reader")
         if words:
