@@ -39,6 +39,7 @@ def register(sub) -> None:
     e.add_argument("--format", choices=["ftl", "po"], default="po")
     e.add_argument("--lang", action="append", choices=list(LANGS))
     e.add_argument("--out", required=True)
+    e.add_argument("--no-engine", action="store_true", help="leave out the engine's own messages (OUT/engine/)")
     e.set_defaults(fn=cmd_export)
     m = isub.add_parser("import", help="merge .ftl or .po files into locales/LANG.yaml")
     m.add_argument("ruleset")

@@ -94,7 +94,7 @@ def test_ftl_one_line_select_sugar_round_trips_to_the_same_fluent():
     from fluent.syntax import FluentParser, FluentSerializer
     msgs = {"x": "Draw { $n -> [one] a card *[other] { $n } cards }.", "y": "Plain { $p }",
             "z": "Two\nlines"}
-    back, sources, problems = parse_ftl_file(to_ftl_file(msgs, {"x": "abc12345"}))
+    back, sources, problems, _forms, _lines = parse_ftl_file(to_ftl_file(msgs, {"x": "abc12345"}))
     assert not problems and sources == {"x": "abc12345"}
     assert back["y"] == msgs["y"] and back["z"] == msgs["z"]
     ser = FluentSerializer()

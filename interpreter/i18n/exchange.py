@@ -1,53 +1,146 @@
-"""`grimoire i18n export` and `grimoire i18n import`: locale files to and from .ftl and .po.
+"""`grimoire i18n export` and `grimoire i18n import`: locale files to and from .ftl and .po, the
+ruleset's and the engine's own (`interpreter/messages/`, written to `OUT/engine/`).
 
-Pipeline position: CLI layer; export reads the locale YAML, import merges into it (comments and
-order kept, written atomically)."""
+Export writes standard Fluent and complete PO headers; a stale translation is `fuzzy` with the
+English it was made from as `#| msgid` (found in the git history of `en.yaml`). Import merges
+into the locale YAML (comments and order kept, written atomically), honours the file's own
+language and ruleset (PO `Language:` / `X-Grimoire-Ruleset:`, FTL `### Locale:` / `### Ruleset:`),
+and refuses, at file:line, a message with a variable the English does not have.
+
+Pipeline position: CLI layer over the locale files.
+"""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from ..errors import Loc, Problem, RulesetError
 from .commands import _read_locale_rt, _ruleset_dir, _scalar, _set_sources, _write_locale_rt
-from .fluent import parse_pattern, pattern_hash
-from .ftl import parse_ftl_file, to_ftl_file
-from .locales import LANGS, locale_messages, locale_sources
+from .fluent import parse_pattern, pattern_hash, scan
+from .ftl import ftl_header, parse_ftl_file, to_ftl_file
+from .gender import allowed_extra_vars
+from .locales import ENGINE_MESSAGES, LANGS, _engine_cache, locale_forms, locale_sources
 from .po import parse_po, to_po
+
+ENGINE = "engine"
+
+
+def _read(folder: Path, lang: str):
+    """(messages, doc) of folder/LANG.yaml, read afresh (no cache)."""
+    from ..load import load_yaml
+    path = folder / f"{lang}.yaml"
+    if not path.is_file():
+        return {}, None
+    doc = load_yaml(path)
+    data = doc.data if isinstance(doc.data, dict) else {}
+    return {str(k): v for k, v in (data.get("messages") or {}).items()}, doc
+
+
+def _targets(root: Path, with_engine: bool) -> list[tuple[str, Path]]:
+    out = [(root.name, root / "locales")]
+    if with_engine:
+        out.append((ENGINE, ENGINE_MESSAGES))
+    return out
+
+
+def previous_english(en_path: Path, wanted: dict[str, str], most: int = 60) -> dict[str, str]:
+    """The English each stale translation was made from: {id: text} for ids whose source hash
+    (`wanted`) matches the pattern in an earlier commit of en.yaml. Empty outside git."""
+    from ruamel.yaml import YAML
+    if not wanted:
+        return {}
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=en_path.parent, capture_output=True,
+                             text=True, timeout=20)
+        if top.returncode != 0:
+            return {}
+        rel = en_path.resolve().relative_to(Path(top.stdout.strip()).resolve())
+        log = subprocess.run(["git", "log", f"-n{most}", "--format=%H", "--", str(rel)], cwd=en_path.parent,
+                             capture_output=True, text=True, timeout=20)
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return {}
+    found: dict[str, str] = {}
+    for commit in log.stdout.split():
+        shown = subprocess.run(["git", "show", f"{commit}:{rel}"], cwd=en_path.parent, capture_output=True,
+                               text=True, timeout=20)
+        if shown.returncode != 0:
+            continue
+        try:
+            old = (YAML(typ="safe").load(shown.stdout) or {}).get("messages") or {}
+        except Exception:  # an old version that no longer parses: skip it
+            continue
+        for key, h in wanted.items():
+            if key not in found and key in old and pattern_hash(old[key]) == h:
+                found[key] = str(old[key])
+        if len(found) == len(wanted):
+            break
+    return found
 
 
 def cmd_export(args) -> int:
-    root = _ruleset_dir(args.ruleset)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    en, _, en_doc = locale_messages(root, "en")
-    en_lines = {k: en_doc.source.key(("messages", k)).line for k in en} if en_doc is not None else {}
     from ..cli import write_atomic
-    for lang in args.lang or list(LANGS):
-        msgs, problems, doc = locale_messages(root, lang)
-        if problems:
-            raise RulesetError(problems)
-        sources = locale_sources(doc)
-        if args.format == "ftl":
-            text = to_ftl_file(msgs, sources if lang != "en" else None,
-                               header=f"Grimoire {root.name}, locale {lang}. Source language: en.")
-            path = out / f"{lang}.ftl"
-        else:
-            if lang == "en":
-                text = to_po(en, {}, {}, "en", root.name, en_lines)
-                path = out / f"{root.name}.pot"
+    root = _ruleset_dir(args.ruleset)
+    base = Path(args.out)
+    for name, folder in _targets(root, not getattr(args, "no_engine", False)):
+        out = base / ENGINE if name == ENGINE else base
+        out.mkdir(parents=True, exist_ok=True)
+        en, en_doc = _read(folder, "en")
+        en_lines = {k: en_doc.source.key(("messages", k)).line for k in en} if en_doc is not None else {}
+        where = "interpreter/messages/en.yaml" if name == ENGINE else "locales/en.yaml"
+        for lang in args.lang or list(LANGS):
+            msgs, doc = _read(folder, lang)
+            sources, forms = locale_sources(doc), locale_forms(doc)
+            if args.format == "ftl":
+                header = (f"Grimoire {name}: messages in {lang} (the source language is en)\n"
+                          f"Locale: {lang}\nRuleset: {name}")
+                text = to_ftl_file(msgs, sources if lang != "en" else None, header=header, forms=forms)
+                path = out / f"{lang}.ftl"
+            elif lang == "en":
+                text = to_po(en, {}, {}, "en", name, en_lines, template=True, source_file=where)
+                path = out / f"{name}.pot"
             else:
-                text = to_po(en, msgs, sources, lang, root.name, en_lines)
+                stale = {k: h for k, h in sources.items() if k in en and h != pattern_hash(en[k])}
+                prev = previous_english(folder / "en.yaml", stale)
+                text = to_po(en, msgs, sources, lang, name, en_lines, previous=prev, forms=forms, source_file=where)
                 path = out / f"{lang}.po"
-        write_atomic(path, text)
-        print(f"wrote {path} ({len(msgs) if lang != 'en' or args.format == 'ftl' else len(en)} messages)")
+            write_atomic(path, text)
+            count = len(msgs) if lang != "en" or args.format == "ftl" else len(en)
+            print(f"wrote {path} ({count} messages)")
     return 0
 
 
+def _entry_problems(name: str, en: dict, msgs: dict, lines: dict, forms: dict, form_names: set) -> list[Problem]:
+    """Fluent syntax and variables of imported messages against the English, at file:line."""
+    out = []
+    en_vars = {k: scan(parse_pattern(k, v)[0]).vars for k, v in en.items()}
+    for key, value in msgs.items():
+        at = Loc(name, lines.get(key, 1), 1)
+        msg, errs = parse_pattern(key, value)
+        for line, col, note in errs:
+            out.append(Problem(Loc(name, lines.get(key, 1) + line - 1, col), f"Fluent syntax in {key!r}: {note}"))
+        if msg is None or key not in en_vars:
+            continue
+        used = scan(msg).vars
+        extra = used - en_vars[key] - allowed_extra_vars(en_vars[key], used, form_names)
+        if extra:
+            has = ", ".join("$" + v for v in sorted(en_vars[key])) or "no variables"
+            out.append(Problem(at, f"{key!r} uses {', '.join('$' + v for v in sorted(extra))}, which the English "
+                                   f"does not have (it has {has}): a misspelling would print as {{$...}} in the game"))
+    for key in forms:
+        if key not in en:
+            out.append(Problem(Loc(name, lines.get(key, 1), 1), f"forms for {key!r}, which English does not have"))
+    return out
+
+
 def import_messages(root: Path, lang: str, msgs: dict, sources_in: dict, fuzzy: set, from_po: bool,
-                    po_ids: dict | None = None, prune: bool = False) -> tuple[int, int]:
-    """Merge translated messages into locales/LANG.yaml (comments and order kept)."""
-    en, _, _ = locale_messages(root, "en")
-    path = root / "locales" / f"{lang}.yaml"
+                    po_ids: dict | None = None, prune: bool = False, forms: dict | None = None,
+                    folder: Path | None = None) -> tuple[int, int]:
+    """Merge translated messages (and forms) into FOLDER/LANG.yaml (default: the ruleset's
+    locales), comments and order kept; return (changed, added)."""
+    folder = folder or root / "locales"
+    en, _ = _read(folder, "en")
+    path = folder / f"{lang}.yaml"
     y, data = _read_locale_rt(path, lang)
     data["locale"] = data.get("locale") or lang
     old = {str(k): str(v) for k, v in data["messages"].items()}
@@ -63,8 +156,7 @@ def import_messages(root: Path, lang: str, msgs: dict, sources_in: dict, fuzzy: 
                 data["messages"][key] = _scalar(value)
                 changed += 1
         else:
-            # insert in English order
-            keys = list(data["messages"].keys())
+            keys = list(data["messages"].keys())          # insert in English order
             pos = len(keys)
             if key in en:
                 later = [k for k in list(en)[list(en).index(key) + 1:] if k in data["messages"]]
@@ -82,6 +174,7 @@ def import_messages(root: Path, lang: str, msgs: dict, sources_in: dict, fuzzy: 
             pass                                    # unchanged: keep whatever hash it had
         elif key in en and key not in fuzzy:
             sources[key] = pattern_hash(en[key])     # newly translated against today's English
+    changed += _merge_forms(data, forms or {})
     if prune:
         for key in [k for k in data["messages"] if k not in msgs]:
             del data["messages"][key]
@@ -89,52 +182,95 @@ def import_messages(root: Path, lang: str, msgs: dict, sources_in: dict, fuzzy: 
     if lang != "en":
         _set_sources(data, {k: v for k, v in sources.items() if k in data["messages"]}, list(data["messages"]))
     _write_locale_rt(path, y, data)
+    if folder == ENGINE_MESSAGES:
+        _engine_cache.clear()
     return changed, added
+
+
+def _merge_forms(data, forms: dict) -> int:
+    """Write imported forms into the file's `forms:` map; return how many changed."""
+    from ruamel.yaml.comments import CommentedMap
+    if not forms:
+        return 0
+    if data.get("forms") is None:
+        data.insert(list(data.keys()).index("messages"), "forms", CommentedMap())
+    n = 0
+    for key, fs in forms.items():
+        cur = data["forms"].get(key)
+        if cur is None:
+            cur = CommentedMap()
+            cur.fa.set_flow_style()
+            data["forms"][key] = cur
+        for form, text in fs.items():
+            if str(cur.get(form)) != text:
+                cur[form] = text
+                n += 1
+    return n
+
+
+def _read_exchange_file(fp: Path, text: str, args):
+    """(target name, lang, msgs, sources, fuzzy, ids, forms, lines, problems) of one .po/.ftl file."""
+    if fp.suffix == ".po":
+        entries, header, probs = parse_po(text, str(fp))
+        name = header.get("X-Grimoire-Ruleset")
+        lang = args.lang or header.get("Language") or fp.stem
+        msgs, fuzzy, ids, forms, lines = {}, set(), {}, {}, {}
+        for e in entries:
+            ctx = e["ctx"]
+            if e["obsolete"] or not ctx:
+                if e["obsolete"] and ctx and e["str"]:
+                    msgs[ctx] = e["str"]
+                    fuzzy.add(ctx)
+                continue
+            if e["str"] == "":
+                continue
+            if "." in ctx:                               # ID.FORM: a grammatical form of a name
+                key, form = ctx.rsplit(".", 1)
+                forms.setdefault(key, {})[form] = e["str"]
+                lines.setdefault(key, e["line"])
+                continue
+            msgs[ctx], ids[ctx], lines[ctx] = e["str"], e["id"], e["line"]
+            if e["fuzzy"]:
+                fuzzy.add(ctx)
+        return name, lang, msgs, {}, fuzzy, ids, forms, lines, probs, True
+    msgs, sources, probs, forms, lines = parse_ftl_file(text, str(fp))
+    head = ftl_header(text)
+    return (head.get("ruleset"), args.lang or head.get("locale") or fp.stem, msgs, sources, set(), None,
+            forms, lines, probs, False)
 
 
 def cmd_import(args) -> int:
     root = _ruleset_dir(args.ruleset)
     problems: list[Problem] = []
+    done = []
     for f in args.files:
         fp = Path(f)
-        text = fp.read_text(encoding="utf-8")
-        if fp.suffix == ".po":
-            entries, header, probs = parse_po(text, str(fp))
-            problems.extend(probs)
-            lang = args.lang or header.get("Language") or fp.stem
-            msgs, fuzzy, ids = {}, set(), {}
-            for e in entries:
-                if e["obsolete"] or not e["ctx"]:
-                    if e["obsolete"] and e["ctx"] and e["str"]:
-                        msgs[e["ctx"]] = e["str"]
-                        fuzzy.add(e["ctx"])
-                    continue
-                if e["str"] == "":
-                    continue
-                msgs[e["ctx"]] = e["str"]
-                ids[e["ctx"]] = e["id"]
-                if e["fuzzy"]:
-                    fuzzy.add(e["ctx"])
-            sources_in, from_po = {}, True
-        elif fp.suffix == ".ftl":
-            msgs, sources_in, probs = parse_ftl_file(text, str(fp))
-            problems.extend(probs)
-            lang, fuzzy, ids, from_po = args.lang or fp.stem, set(), None, False
-        else:
-            problems.append(Problem(Loc(str(fp), 0, 0), "import reads .po and .ftl files"))
+        if fp.suffix not in (".po", ".ftl"):
+            problems.append(Problem(Loc(str(fp), 1, 1), "import reads .po and .ftl files"))
             continue
+        try:
+            text = fp.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            problems.append(Problem(Loc(str(fp), 1, 1), f"cannot read: {e}"))
+            continue
+        name, lang, msgs, sources_in, fuzzy, ids, forms, lines, probs, from_po = _read_exchange_file(fp, text, args)
+        problems.extend(probs)
         if lang not in LANGS:
             problems.append(Problem(Loc(str(fp), 1, 1), f"unknown language {lang!r} (use --lang)"))
             continue
-        for key, value in msgs.items():
-            for line, col, note in parse_pattern(key, value)[1]:
-                problems.append(Problem(Loc(str(fp), 0, 0), f"Fluent syntax in {key!r}: {note}"))
-        if problems:
+        if name not in (None, ENGINE, root.name):
+            problems.append(Problem(Loc(str(fp), 1, 1), f"this file translates {name!r}, not {root.name!r}"))
             continue
-        changed, added = import_messages(root, lang, msgs, sources_in, fuzzy, from_po, ids, args.prune)
-        print(f"{fp} -> {root / 'locales' / (lang + '.yaml')}: {changed} changed, {added} added")
-    if problems:
+        folder = ENGINE_MESSAGES if name == ENGINE else root / "locales"
+        en, _ = _read(folder, "en")
+        own = locale_forms(_read(folder, lang)[1])
+        form_names = {fm for fs in list(own.values()) + list(forms.values()) for fm in fs}
+        problems.extend(_entry_problems(str(fp), en, msgs, lines, forms, form_names))
+        done.append((fp, lang, msgs, sources_in, fuzzy, from_po, ids, forms, folder))
+    if problems:                       # nothing is written unless every file is clean
         raise RulesetError(problems)
+    for fp, lang, msgs, sources_in, fuzzy, from_po, ids, forms, folder in done:
+        changed, added = import_messages(root, lang, msgs, sources_in, fuzzy, from_po, ids, args.prune, forms,
+                                         folder)
+        print(f"{fp} -> {folder / (lang + '.yaml')}: {changed} changed, {added} added")
     return 0
-
-
