@@ -55,14 +55,15 @@ def previous_english(en_path: Path, wanted: dict[str, str], most: int = 60) -> d
                              text=True, timeout=20)
         if top.returncode != 0:
             return {}
-        rel = en_path.resolve().relative_to(Path(top.stdout.strip()).resolve())
-        log = subprocess.run(["git", "log", f"-n{most}", "--format=%H", "--", str(rel)], cwd=en_path.parent,
+        top_dir = Path(top.stdout.strip()).resolve()
+        rel = en_path.resolve().relative_to(top_dir)
+        log = subprocess.run(["git", "log", f"-n{most}", "--format=%H", "--", str(rel)], cwd=top_dir,
                              capture_output=True, text=True, timeout=20)
     except (OSError, ValueError, subprocess.SubprocessError):
         return {}
     found: dict[str, str] = {}
     for commit in log.stdout.split():
-        shown = subprocess.run(["git", "show", f"{commit}:{rel}"], cwd=en_path.parent, capture_output=True,
+        shown = subprocess.run(["git", "show", f"{commit}:{rel}"], cwd=top_dir, capture_output=True,
                                text=True, timeout=20)
         if shown.returncode != 0:
             continue

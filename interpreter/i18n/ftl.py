@@ -78,7 +78,7 @@ def parse_ftl_file(text: str, name: str = "<ftl>") -> tuple[dict, dict, list[Pro
             continue
         key = entry.id.name
         msgs[key] = _pattern_text(text, entry.value.span)
-        lines[key] = text.count("\n", 0, entry.span.start) + 1
+        lines[key] = text.count("\n", 0, entry.id.span.start) + 1
         for a in entry.attributes:
             forms.setdefault(key, {})[a.id.name] = _pattern_text(text, a.value.span)
         if entry.comment is not None:
