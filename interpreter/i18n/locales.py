@@ -60,7 +60,7 @@ def locale_genders(doc) -> dict[str, str]:
 
 def locale_forms(doc) -> dict[str, dict[str, str]]:
     """A locale file's `forms:` map: message id -> {form: pattern}, the grammatical forms (cases)
-    of what that message names, e.g. `location-quest_grail: {locative: ...}`."""
+    of what that message names, e.g. `location-ID: {in: ..., to: ...}`."""
     data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
     f = data.get("forms") or {}
     if not isinstance(f, dict):

@@ -49,7 +49,7 @@ class Text:
             self._sources[code] = {**eng, **msgs}
         self._selectors: dict[str, set] = {}
         self._form_names = sorted({f for fs in self._forms.values() for f in fs})
-        # a ruleset's numbers ($siege_limit, ...), so no text writes in a number a variant can change
+        # a ruleset's numbers ($limit, ...), so no text writes in a number a variant can change
         self.rule_params = {k: (v if isinstance(v, int) else v[1]) for k, v in program.params.items()
                             if isinstance(v, int) or (isinstance(v, tuple) and isinstance(v[1], int))}
         self._hidden = self.msg("hidden-card", default="a face-down card")
