@@ -309,7 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seats", help="comma-separated: human, random or mcts per seat")
     p.add_argument("--bots", default="random", choices=["random", "mcts"], help="bot for unnamed seats")
     p.add_argument("--seed", type=int)
-    p.add_argument("--lang", default="en", choices=["en", "ru", "pl", "pt"])
+    p.add_argument("--lang", default=None, choices=["en", "ru", "pl", "pt"])
     p.add_argument("--save")
     p.add_argument("--load")
     p.add_argument("--log")
@@ -337,17 +337,23 @@ _EXTRA_COMMANDS = ["interpreter.overlay_commands", "interpreter.sim.commands", "
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .cli_i18n import cli_language, cli_text, install_argparse_words, localize
+    lang = cli_language(sys.argv[1:] if argv is None else argv)
+    install_argparse_words(lang)
     ap = build_parser()
+    localize(ap, lang)
     args = ap.parse_args(argv)
+    if getattr(args, "lang", "") is None:
+        args.lang = args.cli_lang          # the game speaks the command line's language
     if args.cmd == "play" and not args.ruleset and not args.load:
-        ap.error("play needs a RULESET (or --load FILE)")
+        ap.error(cli_text(lang, "cli-play-needs-ruleset"))
     try:
         return int(args.fn(args) or 0)
     except RulesetError as e:
         _print_problems(e.problems)
         return 1
     except GrimoireError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(cli_text(lang, "cli-error", {"message": str(e)}), file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0

@@ -49,7 +49,7 @@ def register(sub) -> None:
     m.set_defaults(fn=cmd_import)
     r = sub.add_parser("render", help="write a printable HTML card sheet and an SVG per card")
     r.add_argument("ruleset")
-    r.add_argument("--lang", default="en", choices=list(LANGS))
+    r.add_argument("--lang", default=None, choices=list(LANGS))
     r.add_argument("--out", required=True)
     r.add_argument("--variant", action="append", default=[])
     r.set_defaults(fn=cmd_render)
