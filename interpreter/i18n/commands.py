@@ -8,7 +8,7 @@ import io
 import sys
 from pathlib import Path
 
-from ..errors import RulesetError, format_problem
+from ..errors import Problem, RulesetError, format_problem
 from .check import check_locales
 from .fluent import pattern_hash
 from .locales import LANGS, locale_messages, locale_sources
@@ -34,11 +34,36 @@ def _program(root: Path, variants=()):
         return None
 
 
+def _cli_warnings(langs) -> list[Problem]:
+    """Help strings of the command line with no text in a language: warnings (an option added
+    since the last translation shows in English until translated)."""
+    from ..cli import build_parser
+    from ..cli_i18n import catalog, untranslated
+    from ..errors import Loc
+    from .locales import ENGINE_MESSAGES
+    parser = build_parser()
+    out = []
+    for lang in langs:
+        todo = untranslated(parser, lang) if lang != "en" else [k for k in catalog(parser) if not _engine_has(k)]
+        if todo:
+            out.append(Problem(Loc(str(ENGINE_MESSAGES / f"{lang}.yaml"), 1, 1),
+                               f"{len(todo)} help text(s) of the command line not in {lang}: {', '.join(todo[:5])}"
+                               + (" ..." if len(todo) > 5 else ""), ("cli",), "warning"))
+    return out
+
+
+def _engine_has(key: str) -> bool:
+    from .locales import _engine_messages
+    return key in _engine_messages("en")[0]
+
+
 def cmd_check(args) -> int:
     root = _ruleset_dir(args.ruleset)
     langs = args.lang or list(LANGS)
     prog = _program(root, args.variant)
     problems = check_locales(root, langs, prog, engine=not args.no_engine)
+    if not args.no_engine:
+        problems += _cli_warnings(langs)
     errors = [p for p in problems if p.severity != "warning"]
     warnings = [p for p in problems if p.severity == "warning"]
     if args.format == "json":
