@@ -21,7 +21,7 @@ from fluent.syntax import ast as FA
 from ..errors import Problem
 from .locales import _engine_messages
 
-GENDER_SUFFIX = "_gender"
+GENDER_SUFFIX = "_gender"     # $target names a player; $target_gender is its grammatical gender
 # the engine's own events and prompts name the player who acts or decides
 ENGINE_NAMED = {"event-turn": {"player"}, "event-act": {"player"}, "event-chose": {"player"},
                 "event-passed": {"player"}, "prompt-choose": {"player"}, "prompt-act": {"player"}}

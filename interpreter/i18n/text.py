@@ -10,9 +10,9 @@ from pathlib import Path
 from fluent.runtime import FluentBundle, FluentResource
 
 from .fluent import _babel_locale, parse_pattern, scan, selector_vars, to_ftl
+from .gender import GENDER_SUFFIX
 from .locales import _engine_messages, locale_forms, locale_genders, locale_messages
 
-GENDER_SUFFIX = "_gender"     # $target names a player; $target_gender is its grammatical gender
 QUOTES = (("«", "»"), ("„", "”"), ("“", "”"), ('"', '"'), ("‘", "’"), ("‚", "’"))
 
 
@@ -137,7 +137,7 @@ class Text:
                 return str(g)
         return "other"
 
-    def _with_genders(self, st, vals: dict, named) -> dict:
+    def _with_grammar(self, st, vals: dict, named) -> dict:
         """Add $NAME_gender beside every player, card or location argument $NAME, and
         $NAME_FORM for every grammatical form (case) the language's `forms:` define."""
         for name, v, t in named:
@@ -231,7 +231,7 @@ class Text:
             aid, args = opt.value
             a = self.prog.actions[aid]
             vals = {**self.rule_params, **{n: self.value(st, v, t) for n, v, t in zip(a.arg_names, args, a.arg_types)}}
-            self._with_genders(st, vals, zip(a.arg_names, args, a.arg_types))
+            self._with_grammar(st, vals, zip(a.arg_names, args, a.arg_types))
             return self.msg(opt.label, vals, default=aid)
         t = opt.args[0] if opt.args else "str"
         if t == "str":
@@ -241,7 +241,7 @@ class Text:
     def prompt(self, st, pend) -> str:
         pid = pend.get("prompt") or ("act-" + pend["g"] if pend["k"] == "act" else "choose")
         who = self.player(st, pend["p"])
-        args = self._with_genders(st, {**self.rule_params, "player": who}, [("player", pend["p"], "player")])
+        args = self._with_grammar(st, {**self.rule_params, "player": who}, [("player", pend["p"], "player")])
         if not self.has("prompt-" + pid):
             # a prompt the ruleset gave no text: the engine's generic question, still localized
             # (`grimoire i18n check` warns about it)
@@ -271,9 +271,9 @@ class Text:
             if a is not None:
                 avals = {**self.rule_params,
                          **{n: self.value(st, v, t) for n, v, t in zip(a.arg_names, args[2:], a.arg_types)}}
-                self._with_genders(st, avals, zip(a.arg_names, args[2:], a.arg_types))
+                self._with_grammar(st, avals, zip(a.arg_names, args[2:], a.arg_types))
                 vals["action"] = self.msg("action-" + aid, avals, default=aid)
-        self._with_genders(st, vals, named)
+        self._with_grammar(st, vals, named)
         if ev == "game_over":
             vals["reason"] = self.end_reason(args[0])
             vals["sides"] = ", ".join(self.msg("side-" + s, default=s) for s in args[1]) or self.msg(
