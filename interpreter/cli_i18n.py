@@ -40,10 +40,13 @@ ARGPARSE = {
 
 
 def cli_language(argv: list[str] | None, environ=None) -> str:
-    """The CLI's language: `--lang X` anywhere on the command line, else LC_ALL, LC_MESSAGES or
+    """The CLI's language: grimoire's own `--lang X` (before the command: a command's `--lang`,
+    like `play --lang` or `i18n stamp --lang`, is that command's), else LC_ALL, LC_MESSAGES or
     LANG (`ru_RU.UTF-8` is ru), else English."""
     argv = list(argv or [])
     for i, a in enumerate(argv):
+        if not a.startswith("-"):
+            break                                   # the command: what follows is its own
         if a == "--lang" and i + 1 < len(argv) and argv[i + 1] in LANGS:
             return argv[i + 1]
         if a.startswith("--lang=") and a[7:] in LANGS:

@@ -13,7 +13,8 @@ from interpreter.i18n.locales import _engine_messages
 def test_the_language_comes_from_lang_or_the_command_line():
     assert cli_language(["play", "x"], {"LANG": "ru_RU.UTF-8"}) == "ru"
     assert cli_language(["--lang", "pt", "play"], {"LANG": "ru_RU.UTF-8"}) == "pt"
-    assert cli_language(["play", "--lang=pl"], {}) == "pl"
+    assert cli_language(["--lang=pl", "play"], {}) == "pl"
+    assert cli_language(["i18n", "stamp", "x", "--lang", "ru"], {"LANG": "C.UTF-8"}) == "en"   # stamp's own --lang
     assert cli_language([], {"LC_ALL": "pl_PL.UTF-8", "LANG": "ru_RU.UTF-8"}) == "pl"
     assert cli_language([], {"LANG": "de_DE.UTF-8"}) == "en" and cli_language([], {"LANG": "C"}) == "en"
     assert cli_language([], {}) == "en"

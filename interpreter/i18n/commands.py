@@ -21,6 +21,17 @@ CATEGORY_NAMES = {
 }
 
 
+def _ui(args) -> str:
+    """The language the command line speaks (`--lang` of grimoire, or LANG)."""
+    return getattr(args, "cli_lang", None) or "en"
+
+
+def cli_text(lang: str, msg_id: str, args: dict | None = None) -> str:
+    """A message of the command line in its language."""
+    from ..cli_i18n import cli_text as text
+    return text(lang, msg_id, args)
+
+
 def _ruleset_dir(name: str) -> Path:
     from ..game import resolve_ruleset
     return Path(resolve_ruleset(name))
@@ -82,13 +93,16 @@ def cmd_check(args) -> int:
     for lang in langs:
         msgs, _, doc = locale_messages(root, lang)
         c = counts.get(lang, {})
-        detail = ", ".join(f"{n} {CATEGORY_NAMES.get(k, k)}" for k, n in sorted(c.items())) or "ok"
+        ui = _ui(args)
+        detail = ", ".join(f"{n} {CATEGORY_NAMES.get(k, k)}" for k, n in sorted(c.items()))
+        detail = detail or cli_text(ui, "cli-check-ok")
         stamped = len(locale_sources(doc)) if doc is not None else 0
-        extra = "" if lang == "en" else f", {stamped} stamped"
-        print(f"{root.name} {lang}: {len(msgs)}/{len(en)} messages{extra}: {detail}")
+        extra = "" if lang == "en" else cli_text(ui, "cli-check-stamped", {"n": stamped})
+        print(cli_text(ui, "cli-check-summary", {"ruleset": root.name, "lang": lang, "have": len(msgs),
+                                                 "total": len(en), "stamped": extra, "detail": detail}))
     if warnings:
-        print(f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''} about English (not failures)")
-    print(f"{len(errors)} error{'s' if len(errors) != 1 else ''}")
+        print(cli_text(_ui(args), "cli-warnings", {"n": len(warnings)}))
+    print(cli_text(_ui(args), "cli-problems", {"n": len(errors)}))
     return 1 if errors else 0
 
 
@@ -169,15 +183,15 @@ def cmd_stamp(args) -> int:
                     changed.append(key)
                 sources[key] = new
         if not changed and not added:
-            print(f"{path}: nothing to stamp (every hash already matches the English)")
+            print(cli_text(_ui(args), "cli-nothing-to-stamp", {"file": str(path)}))
             continue
         _set_sources(data, sources, list(data["messages"]))
         _write_locale_rt(path, y, data)
         parts = []
         if changed:
-            parts.append(f"{len(changed)} re-stamped ({_ids(changed)})")
+            parts.append(cli_text(_ui(args), "cli-restamped", {"n": len(changed), "ids": _ids(changed)}))
         if added:
-            parts.append(f"{len(added)} stamped for the first time ({_ids(added)})")
+            parts.append(cli_text(_ui(args), "cli-stamped-new", {"n": len(added), "ids": _ids(added)}))
         print(f"{path}: " + "; ".join(parts))
     return 0
 

@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 
 from ..errors import Loc, Problem, RulesetError
-from .commands import _read_locale_rt, _ruleset_dir, _scalar, _set_sources, _write_locale_rt
+from .commands import _read_locale_rt, _ruleset_dir, _scalar, _set_sources, _ui, _write_locale_rt, cli_text
 from .fluent import parse_pattern, pattern_hash, scan
 from .ftl import ftl_header, parse_ftl_file, to_ftl_file
 from .gender import allowed_extra_vars
@@ -107,7 +107,7 @@ def cmd_export(args) -> int:
                 path = out / f"{lang}.po"
             write_atomic(path, text)
             count = len(msgs) if lang != "en" or args.format == "ftl" else len(en)
-            print(f"wrote {path} ({count} messages)")
+            print(cli_text(_ui(args), "cli-wrote", {"file": str(path), "n": count}))
     return 0
 
 
@@ -273,5 +273,6 @@ def cmd_import(args) -> int:
     for fp, lang, msgs, sources_in, fuzzy, from_po, ids, forms, folder in done:
         changed, added = import_messages(root, lang, msgs, sources_in, fuzzy, from_po, ids, args.prune, forms,
                                          folder)
-        print(f"{fp} -> {folder / (lang + '.yaml')}: {changed} changed, {added} added")
+        print(cli_text(_ui(args), "cli-imported", {"file": str(fp), "target": str(folder / (lang + ".yaml")),
+                                                   "changed": changed, "added": added}))
     return 0

@@ -9,13 +9,13 @@ import shutil
 import sys
 from pathlib import Path
 
-from ..i18n.commands import _ruleset_dir
+from ..i18n.commands import _ruleset_dir, _ui, cli_text
 from .svg import card_svg
 
 SET_COLOURS = ["#7a1f1f", "#1f3f7a", "#2f6a2f", "#6a4f1f", "#4f2f6a", "#1f6a66", "#555555", "#8a5a00"]
 
 
-def render_cards(root: Path, lang: str, out: Path, variants=()) -> dict:
+def render_cards(root: Path, lang: str, out: Path, variants=(), ui: str = "en") -> dict:
     """Write index.html, cards/*.svg and the fonts they use; return {card id: (name, text)}."""
     from ..cli import write_atomic
     from ..game import load
@@ -51,11 +51,10 @@ def render_cards(root: Path, lang: str, out: Path, variants=()) -> dict:
     write_atomic(out / "index.html", sheet_html(lang, title, inline))
     if text.missing or text.fallbacks:
         missing = sorted(text.missing | text.fallbacks)
-        print(f"warning: {len(missing)} message(s) not in {lang}: {', '.join(missing[:8])}"
-              + (" ..." if len(missing) > 8 else ""), file=sys.stderr)
+        ids = ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
+        print(cli_text(ui, "cli-render-missing", {"n": len(missing), "lang": lang, "ids": ids}), file=sys.stderr)
     if tight:
-        print(f"warning: {len(tight)} card(s) whose text does not fit at the smallest size: "
-              + ", ".join(tight[:8]), file=sys.stderr)
+        print(cli_text(ui, "cli-render-tight", {"n": len(tight), "ids": ", ".join(tight[:8])}), file=sys.stderr)
     return rendered
 
 
@@ -66,8 +65,9 @@ def game_title_of(text, game) -> str:
 
 def cmd_render(args) -> int:
     root = _ruleset_dir(args.ruleset)
-    rendered = render_cards(root, args.lang, Path(args.out), args.variant)
-    print(f"wrote {Path(args.out) / 'index.html'} and {len(rendered)} SVG cards in {Path(args.out) / 'cards'}")
+    rendered = render_cards(root, args.lang, Path(args.out), args.variant, _ui(args))
+    print(cli_text(_ui(args), "cli-rendered", {"page": str(Path(args.out) / "index.html"), "n": len(rendered),
+                                               "dir": str(Path(args.out) / "cards")}))
     return 0
 
 
