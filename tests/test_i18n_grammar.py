@@ -5,6 +5,7 @@ one register per language, European Portuguese only), checked over every message
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -18,9 +19,14 @@ from interpreter.i18n.locales import ENGINE_MESSAGES
 GAMES = ("shadows_over_camelot", "castle_of_the_devil")
 
 
+@functools.cache
+def _load(name: str):
+    return interpreter.load(str(RULESETS / name))
+
+
 def _castle(first: str, second: str, third: str = "michel"):
     """A Castle of the Devil game whose seats 1, 2, 3 chose the named characters."""
-    game = interpreter.load(str(RULESETS / "castle_of_the_devil"))
+    game = _load("castle_of_the_devil")
     st = game.new_game(seed=1, players=3)
     for cid in (first, second, third):
         st = st.apply(cid)
@@ -138,7 +144,7 @@ def test_polish_card_texts_do_not_assume_the_reader_is_a_man():
 # ---- Camelot: names in their cases, no frame word, numbers from the ruleset --------------------------
 
 def _camelot():
-    game = interpreter.load(str(RULESETS / "shadows_over_camelot"))
+    game = _load("shadows_over_camelot")
     st = game.new_game(seed=7, players=3)          # seats Sir Kay, Sir Percival, Sir Gawain
     return game, st
 
