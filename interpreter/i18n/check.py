@@ -45,8 +45,9 @@ def _pattern_loc(doc, key: str, line: int, col: int) -> Loc:
 
 def check_locale_set(en: dict, en_doc, loc: dict, loc_doc, lang: str, path: str,
                      numeric_hint: set | None = None, named: dict | None = None) -> list[Problem]:
-    """`named`: message id -> variables naming a player (None: skip the gender check)."""
-    """Problems of one locale's messages against English (all located at file:line)."""
+    """Problems of one locale's messages against English (all located at file:line). `named`:
+    message id -> the variables that name a player (None: no gender check, every player of the
+    ruleset having one gender)."""
     out: list[Problem] = []
     cats = plural_categories(lang)
 
