@@ -343,6 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     localize(ap, lang)
     args = ap.parse_args(argv)
+    args.parser = ap                       # for commands that describe the command line (i18n check)
     if args.cmd in ("play", "render") and args.lang is None:
         args.lang = args.cli_lang          # the game speaks the command line's language
     if args.cmd == "play" and not args.ruleset and not args.load:

@@ -45,14 +45,12 @@ def _program(root: Path, variants=()):
         return None
 
 
-def _cli_warnings(langs) -> list[Problem]:
+def _cli_warnings(parser, langs) -> list[Problem]:
     """Help strings of the command line with no text in a language: warnings (an option added
     since the last translation shows in English until translated)."""
-    from ..cli import build_parser
     from ..cli_i18n import catalog, untranslated
     from ..errors import Loc
     from .locales import ENGINE_MESSAGES
-    parser = build_parser()
     out = []
     for lang in langs:
         todo = untranslated(parser, lang) if lang != "en" else [k for k in catalog(parser) if not _engine_has(k)]
@@ -73,8 +71,8 @@ def cmd_check(args) -> int:
     langs = args.lang or list(LANGS)
     prog = _program(root, args.variant)
     problems = check_locales(root, langs, prog, engine=not args.no_engine)
-    if not args.no_engine:
-        problems += _cli_warnings(langs)
+    if not args.no_engine and getattr(args, "parser", None) is not None:
+        problems += _cli_warnings(args.parser, langs)
     errors = [p for p in problems if p.severity != "warning"]
     warnings = [p for p in problems if p.severity == "warning"]
     if args.format == "json":
