@@ -1,17 +1,18 @@
 """The `grimoire i18n` commands (check, stamp, export, import) and `grimoire render`, plugged into
 `interpreter/cli.py` by `register`.
 
-Pipeline position: CLI layer; the commands live in `interpreter.i18n.commands`,
-`interpreter.i18n.exchange` and `interpreter.render`."""
+Pipeline position: commands; they live in `interpreter/commands/` (i18n, exchange, render)."""
 
 from __future__ import annotations
 
-from .i18n.commands import cmd_check, cmd_stamp
-from .i18n.exchange import cmd_export, cmd_import, import_messages
+from .commands.exchange import cmd_export, cmd_import
+from .commands.i18n import cmd_check, cmd_stamp
+from .commands.render import cmd_render
+from .i18n.exchange import import_messages
 from .i18n.ftl import parse_ftl_file, to_ftl_file
 from .i18n.locales import LANGS
 from .i18n.po import parse_po, to_po
-from .render import card_svg, cmd_render, render_cards
+from .render import card_svg, render_cards
 
 __all__ = ["card_svg", "cmd_check", "cmd_export", "cmd_import", "cmd_render", "cmd_stamp", "import_messages",
            "parse_ftl_file", "parse_po", "register", "render_cards", "to_ftl_file", "to_po"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.cli import build_parser, main
-from interpreter.cli_i18n import catalog, cli_language, untranslated
+from interpreter.commands.cli_text import catalog, cli_language, untranslated
 from interpreter.i18n.locales import _engine_messages
 
 

@@ -1,5 +1,6 @@
-"""`grimoire i18n export` and `grimoire i18n import`: locale files to and from .ftl and .po, the
-ruleset's and the engine's own (`interpreter/messages/`, written to `OUT/engine/`).
+"""Locale files to and from .ftl and .po, the ruleset's and the engine's own
+(`interpreter/messages/`, written to `OUT/engine/`): what `grimoire i18n export` and
+`grimoire i18n import` (interpreter/commands/exchange.py) do.
 
 Export writes standard Fluent and complete PO headers; a stale translation is `fuzzy` with the
 English it was made from as `#| msgid` (found in the git history of `en.yaml`). Import merges
@@ -7,7 +8,7 @@ into the locale YAML (comments and order kept, written atomically), honours the 
 language and ruleset (PO `Language:` / `X-Grimoire-Ruleset:`, FTL `### Locale:` / `### Ruleset:`),
 and refuses, at file:line, a message with a variable the English does not have.
 
-Pipeline position: CLI layer over the locale files.
+Pipeline position: over the locale files, below the commands.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from ..errors import Loc, Problem, RulesetError
-from .commands import _read_locale_rt, _ruleset_dir, _scalar, _set_sources, _ui, _write_locale_rt, cli_text
+from ..errors import Loc, Problem
 from .fluent import parse_pattern, pattern_hash, scan
-from .ftl import ftl_header, parse_ftl_file, to_ftl_file
+from .ftl import ftl_header, parse_ftl_file
 from .gender import allowed_extra_vars
-from .locales import ENGINE_MESSAGES, LANGS, _engine_cache, locale_forms, locale_sources
-from .po import parse_po, to_po
+from .locales import ENGINE_MESSAGES, _engine_cache
+from .po import parse_po
+from .roundtrip import _read_locale_rt, _scalar, _set_sources, _write_locale_rt
 
 ENGINE = "engine"
 
@@ -77,38 +78,6 @@ def previous_english(en_path: Path, wanted: dict[str, str], most: int = 60) -> d
         if len(found) == len(wanted):
             break
     return found
-
-
-def cmd_export(args) -> int:
-    from ..cli import write_atomic
-    root = _ruleset_dir(args.ruleset)
-    base = Path(args.out)
-    for name, folder in _targets(root, not getattr(args, "no_engine", False)):
-        out = base / ENGINE if name == ENGINE else base
-        out.mkdir(parents=True, exist_ok=True)
-        en, en_doc = _read(folder, "en")
-        en_lines = {k: en_doc.source.key(("messages", k)).line for k in en} if en_doc is not None else {}
-        where = "interpreter/messages/en.yaml" if name == ENGINE else "locales/en.yaml"
-        for lang in args.lang or list(LANGS):
-            msgs, doc = _read(folder, lang)
-            sources, forms = locale_sources(doc), locale_forms(doc)
-            if args.format == "ftl":
-                header = (f"Grimoire {name}: messages in {lang} (the source language is en)\n"
-                          f"Locale: {lang}\nRuleset: {name}")
-                text = to_ftl_file(msgs, sources if lang != "en" else None, header=header, forms=forms)
-                path = out / f"{lang}.ftl"
-            elif lang == "en":
-                text = to_po(en, {}, {}, "en", name, en_lines, template=True, source_file=where)
-                path = out / f"{name}.pot"
-            else:
-                stale = {k: h for k, h in sources.items() if k in en and h != pattern_hash(en[k])}
-                prev = previous_english(folder / "en.yaml", stale)
-                text = to_po(en, msgs, sources, lang, name, en_lines, previous=prev, forms=forms, source_file=where)
-                path = out / f"{lang}.po"
-            write_atomic(path, text)
-            count = len(msgs) if lang != "en" or args.format == "ftl" else len(en)
-            print(cli_text(_ui(args), "cli-wrote", {"file": str(path), "n": count}))
-    return 0
 
 
 def _entry_problems(name: str, en: dict, msgs: dict, lines: dict, forms: dict, form_names: set) -> list[Problem]:
@@ -238,41 +207,3 @@ def _read_exchange_file(fp: Path, text: str, args):
     head = ftl_header(text)
     return (head.get("ruleset"), args.lang or head.get("locale") or fp.stem, msgs, sources, set(), None,
             forms, lines, probs, False)
-
-
-def cmd_import(args) -> int:
-    root = _ruleset_dir(args.ruleset)
-    problems: list[Problem] = []
-    done = []
-    for f in args.files:
-        fp = Path(f)
-        if fp.suffix not in (".po", ".ftl"):
-            problems.append(Problem(Loc(str(fp), 1, 1), "import reads .po and .ftl files"))
-            continue
-        try:
-            text = fp.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            problems.append(Problem(Loc(str(fp), 1, 1), f"cannot read: {e}"))
-            continue
-        name, lang, msgs, sources_in, fuzzy, ids, forms, lines, probs, from_po = _read_exchange_file(fp, text, args)
-        problems.extend(probs)
-        if lang not in LANGS:
-            problems.append(Problem(Loc(str(fp), 1, 1), f"unknown language {lang!r} (use --lang)"))
-            continue
-        if name not in (None, ENGINE, root.name):
-            problems.append(Problem(Loc(str(fp), 1, 1), f"this file translates {name!r}, not {root.name!r}"))
-            continue
-        folder = ENGINE_MESSAGES if name == ENGINE else root / "locales"
-        en, _ = _read(folder, "en")
-        own = locale_forms(_read(folder, lang)[1])
-        form_names = {fm for fs in list(own.values()) + list(forms.values()) for fm in fs}
-        problems.extend(_entry_problems(str(fp), en, msgs, lines, forms, form_names))
-        done.append((fp, lang, msgs, sources_in, fuzzy, from_po, ids, forms, folder))
-    if problems:                       # nothing is written unless every file is clean
-        raise RulesetError(problems)
-    for fp, lang, msgs, sources_in, fuzzy, from_po, ids, forms, folder in done:
-        changed, added = import_messages(root, lang, msgs, sources_in, fuzzy, from_po, ids, args.prune, forms,
-                                         folder)
-        print(cli_text(_ui(args), "cli-imported", {"file": str(fp), "target": str(folder / (lang + ".yaml")),
-                                                   "changed": changed, "added": added}))
-    return 0

@@ -6,18 +6,17 @@ Pipeline position: over a loaded game and `interpreter.i18n.Text`; writes files 
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
-from ..i18n.commands import _ruleset_dir, _ui, cli_text
 from .svg import card_svg
 
 SET_COLOURS = ["#7a1f1f", "#1f3f7a", "#2f6a2f", "#6a4f1f", "#4f2f6a", "#1f6a66", "#555555", "#8a5a00"]
 
 
-def render_cards(root: Path, lang: str, out: Path, variants=(), ui: str = "en") -> dict:
-    """Write index.html, cards/*.svg and the fonts they use; return {card id: (name, text)}."""
-    from ..cli import write_atomic
+def render_cards(root: Path, lang: str, out: Path, variants=()) -> tuple[dict, list[str], list[str]]:
+    """Write index.html, cards/*.svg and the fonts they use; return ({card id: (name, text)},
+    the message ids the language lacks, the cards that do not fit even at the smallest size)."""
+    from ..files import write_atomic
     from ..game import load
     from ..i18n import Text
     from .measure import font_dir
@@ -49,25 +48,9 @@ def render_cards(root: Path, lang: str, out: Path, variants=(), ui: str = "en") 
         rendered[cid] = (name, body)
     title = text.msg("render-title", {"ruleset": game_title}, default=game_title)
     write_atomic(out / "index.html", sheet_html(lang, title, inline))
-    if text.missing or text.fallbacks:
-        missing = sorted(text.missing | text.fallbacks)
-        ids = ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
-        print(cli_text(ui, "cli-render-missing", {"n": len(missing), "lang": lang, "ids": ids}), file=sys.stderr)
-    if tight:
-        print(cli_text(ui, "cli-render-tight", {"n": len(tight), "ids": ", ".join(tight[:8])}), file=sys.stderr)
-    return rendered
+    return rendered, sorted(text.missing | text.fallbacks), tight
 
 
 def game_title_of(text, game) -> str:
     """The game's own title in the language (`title` in its locale), else the ruleset's."""
     return text.msg("title", default=game.ruleset.title) if text.has("title") else game.ruleset.title
-
-
-def cmd_render(args) -> int:
-    root = _ruleset_dir(args.ruleset)
-    rendered = render_cards(root, args.lang, Path(args.out), args.variant, _ui(args))
-    print(cli_text(_ui(args), "cli-rendered", {"page": str(Path(args.out) / "index.html"), "n": len(rendered),
-                                               "dir": str(Path(args.out) / "cards")}))
-    return 0
-
-

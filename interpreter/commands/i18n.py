@@ -1,17 +1,17 @@
 """`grimoire i18n check` and `grimoire i18n stamp`, and the helpers every i18n command shares.
 
-Pipeline position: CLI layer over `interpreter.i18n`."""
+Pipeline position: commands, over `interpreter.i18n`."""
 
 from __future__ import annotations
 
-import io
 import sys
 from pathlib import Path
 
 from ..errors import Problem, RulesetError, format_problem
-from .check import check_locales
-from .fluent import pattern_hash
-from .locales import LANGS, locale_messages, locale_sources
+from ..i18n.check import check_locales
+from ..i18n.fluent import pattern_hash
+from ..i18n.locales import LANGS, locale_messages, locale_sources
+from ..i18n.roundtrip import _read_locale_rt, _set_sources, _write_locale_rt
 
 CATEGORY_NAMES = {
     "missing": "missing ids", "extra": "extra ids", "variables": "variables differ from English",
@@ -28,7 +28,7 @@ def _ui(args) -> str:
 
 def cli_text(lang: str, msg_id: str, args: dict | None = None) -> str:
     """A message of the command line in its language."""
-    from ..cli_i18n import cli_text as text
+    from .cli_text import cli_text as text
     return text(lang, msg_id, args)
 
 
@@ -48,9 +48,9 @@ def _program(root: Path, variants=()):
 def _cli_warnings(parser, langs) -> list[Problem]:
     """Help strings of the command line with no text in a language: warnings (an option added
     since the last translation shows in English until translated)."""
-    from ..cli_i18n import catalog, untranslated
     from ..errors import Loc
-    from .locales import ENGINE_MESSAGES
+    from ..i18n.locales import ENGINE_MESSAGES
+    from .cli_text import catalog, untranslated
     out = []
     for lang in langs:
         todo = untranslated(parser, lang) if lang != "en" else [k for k in catalog(parser) if not _engine_has(k)]
@@ -62,7 +62,7 @@ def _cli_warnings(parser, langs) -> list[Problem]:
 
 
 def _engine_has(key: str) -> bool:
-    from .locales import _engine_messages
+    from ..i18n.locales import _engine_messages
     return key in _engine_messages("en")[0]
 
 
@@ -102,63 +102,6 @@ def cmd_check(args) -> int:
         print(cli_text(_ui(args), "cli-warnings", {"n": len(warnings)}))
     print(cli_text(_ui(args), "cli-problems", {"n": len(errors)}))
     return 1 if errors else 0
-
-
-def _rt_yaml():
-    from ruamel.yaml import YAML
-    y = YAML(typ="rt")
-    y.preserve_quotes = True
-    y.width = 4096
-    y.indent(mapping=2, sequence=4, offset=2)
-    return y
-
-
-def _scalar(text: str):
-    from ruamel.yaml.scalarstring import LiteralScalarString
-    if "\n" in text:
-        return LiteralScalarString(text)
-    return text
-
-
-def _read_locale_rt(path: Path, lang: str):
-    y = _rt_yaml()
-    if path.is_file():
-        data = y.load(path.read_text(encoding="utf-8"))
-    else:
-        from ruamel.yaml.comments import CommentedMap
-        data = CommentedMap()
-        data["locale"] = lang
-        data["messages"] = CommentedMap()
-    if data.get("messages") is None:
-        from ruamel.yaml.comments import CommentedMap
-        data["messages"] = CommentedMap()
-    return y, data
-
-
-def _write_locale_rt(path: Path, y, data) -> None:
-    from ..cli import write_atomic
-    buf = io.StringIO()
-    y.dump(data, buf)
-    text = buf.getvalue()
-    if not text.startswith("# yaml-language-server"):
-        text = "# yaml-language-server: $schema=../../../schemas/locale.schema.json\n" + text
-    write_atomic(path, text)
-
-
-def _set_sources(data, sources: dict, order: list[str]) -> None:
-    from ruamel.yaml.comments import CommentedMap
-    if not sources:
-        if "source" in data:
-            del data["source"]
-        return
-    m = CommentedMap()
-    for k in order:
-        if k in sources:
-            m[k] = sources[k]
-    for k in sources:
-        if k not in m:
-            m[k] = sources[k]
-    data["source"] = m
 
 
 def cmd_stamp(args) -> int:

@@ -1,6 +1,6 @@
 """The command line in the user's language: `grimoire --lang ru --help`, or `LANG=pl_PL.UTF-8`.
 
-Pipeline position: CLI layer, beside `interpreter/cli.py`. The words are the engine's own
+Pipeline position: commands (cli.py and the commands use it). The words are the engine's own
 messages (`interpreter/messages/LANG.yaml`), so they are checked, exported and imported like
 every other text:
 
@@ -19,7 +19,7 @@ import argparse
 import os
 from functools import cache
 
-from .i18n.locales import LANGS
+from ..i18n.locales import LANGS
 
 # argparse's own words (Python's gettext domain "argparse") -> our message ids
 ARGPARSE = {
@@ -63,8 +63,8 @@ def cli_language(argv: list[str] | None, environ=None) -> str:
 def _bundle(lang: str):
     from fluent.runtime import FluentBundle, FluentResource
 
-    from .i18n.fluent import _babel_locale, to_ftl
-    from .i18n.locales import _engine_messages
+    from ..i18n.fluent import _babel_locale, to_ftl
+    from ..i18n.locales import _engine_messages
     b = FluentBundle([_babel_locale(lang)], use_isolating=False)
     b.add_resource(FluentResource(to_ftl(_engine_messages(lang)[0])))
     return b
