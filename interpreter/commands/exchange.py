@@ -14,12 +14,13 @@ from ..i18n.exchange import (
     _read,
     _read_exchange_file,
     _targets,
+    engine_folder,
     import_messages,
     previous_english,
 )
 from ..i18n.fluent import pattern_hash
 from ..i18n.ftl import to_ftl_file
-from ..i18n.locales import ENGINE_MESSAGES, LANGS, locale_forms, locale_sources
+from ..i18n.locales import LANGS, locale_forms, locale_sources
 from ..i18n.po import to_po
 from .i18n import _ruleset_dir, _ui, cli_text
 
@@ -77,7 +78,7 @@ def cmd_import(args) -> int:
         if name not in (None, ENGINE, root.name):
             problems.append(Problem(Loc(str(fp), 1, 1), f"this file translates {name!r}, not {root.name!r}"))
             continue
-        folder = ENGINE_MESSAGES if name == ENGINE else root / "locales"
+        folder = engine_folder() if name == ENGINE else root / "locales"
         en, _ = _read(folder, "en")
         own = locale_forms(_read(folder, lang)[1])
         form_names = {fm for fs in list(own.values()) + list(forms.values()) for fm in fs}

@@ -38,10 +38,15 @@ def _read(folder: Path, lang: str):
     return {str(k): v for k, v in (data.get("messages") or {}).items()}, doc
 
 
+def engine_folder() -> Path:
+    """Where the engine's own locale files are (a test points it at a copy)."""
+    return ENGINE_MESSAGES
+
+
 def _targets(root: Path, with_engine: bool) -> list[tuple[str, Path]]:
     out = [(root.name, root / "locales")]
     if with_engine:
-        out.append((ENGINE, ENGINE_MESSAGES))
+        out.append((ENGINE, engine_folder()))
     return out
 
 
@@ -152,7 +157,7 @@ def import_messages(root: Path, lang: str, msgs: dict, sources_in: dict, fuzzy: 
     if lang != "en":
         _set_sources(data, {k: v for k, v in sources.items() if k in data["messages"]}, list(data["messages"]))
     _write_locale_rt(path, y, data)
-    if folder == ENGINE_MESSAGES:
+    if folder == engine_folder():
         _engine_cache.clear()
     return changed, added
 
