@@ -10,8 +10,8 @@ from .commands.i18n import cmd_check, cmd_stamp
 from .commands.render import cmd_render
 from .i18n.exchange import import_messages
 from .i18n.ftl import parse_ftl_file, to_ftl_file
-from .i18n.locales import LANGS
 from .i18n.po import parse_po, to_po
+from .languages import lang_code
 from .render import card_svg, render_cards
 
 __all__ = ["card_svg", "cmd_check", "cmd_export", "cmd_import", "cmd_render", "cmd_stamp", "import_messages",
@@ -21,16 +21,18 @@ __all__ = ["card_svg", "cmd_check", "cmd_export", "cmd_import", "cmd_render", "c
 def register(sub) -> None:
     i = sub.add_parser("i18n", help="check, stamp, export and import translations")
     isub = i.add_subparsers(dest="i18n_cmd", required=True)
+    from .i18n_init import add_init
+    add_init(isub)
     c = isub.add_parser("check", help="compare every locale with English; exit 1 on any problem")
     c.add_argument("ruleset")
-    c.add_argument("--lang", action="append", choices=list(LANGS))
+    c.add_argument("--lang", action="append", type=lang_code)
     c.add_argument("--variant", action="append", default=[])
     c.add_argument("--no-engine", action="store_true", help="skip the engine's own messages")
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.set_defaults(fn=cmd_check)
     s = isub.add_parser("stamp", help="record the English each translation was made from")
     s.add_argument("ruleset")
-    s.add_argument("--lang", action="append", choices=[lg for lg in LANGS if lg != "en"])
+    s.add_argument("--lang", action="append", type=lang_code)
     s.add_argument("--id", dest="ids", action="append", default=[],
                    help="only this id (repeatable; default: every id with no hash yet)")
     s.add_argument("--all", action="store_true", help="re-stamp every translated id")
@@ -38,19 +40,19 @@ def register(sub) -> None:
     e = isub.add_parser("export", help="write .ftl (Pontoon, Weblate) or .po files")
     e.add_argument("ruleset")
     e.add_argument("--format", choices=["ftl", "po"], default="po")
-    e.add_argument("--lang", action="append", choices=list(LANGS))
+    e.add_argument("--lang", action="append", type=lang_code)
     e.add_argument("--out", required=True)
     e.add_argument("--no-engine", action="store_true", help="leave out the engine's own messages (OUT/engine/)")
     e.set_defaults(fn=cmd_export)
     m = isub.add_parser("import", help="merge .ftl or .po files into locales/LANG.yaml")
     m.add_argument("ruleset")
     m.add_argument("files", nargs="+")
-    m.add_argument("--lang", choices=list(LANGS), help="default: the PO Language header or the file name")
+    m.add_argument("--lang", type=lang_code, help="default: the PO Language header or the file name")
     m.add_argument("--prune", action="store_true", help="drop messages the file does not have")
     m.set_defaults(fn=cmd_import)
     r = sub.add_parser("render", help="write a printable HTML card sheet and an SVG per card")
     r.add_argument("ruleset")
-    r.add_argument("--lang", default=None, choices=list(LANGS))
+    r.add_argument("--lang", default=None, type=lang_code)
     r.add_argument("--out", required=True)
     r.add_argument("--variant", action="append", default=[])
     r.set_defaults(fn=cmd_render)

@@ -20,8 +20,9 @@ from ..i18n.exchange import (
 )
 from ..i18n.fluent import pattern_hash
 from ..i18n.ftl import to_ftl_file
-from ..i18n.locales import LANGS, locale_forms, locale_sources
+from ..i18n.locales import locale_forms, locale_sources
 from ..i18n.po import to_po
+from ..languages import CODE, languages_of
 from .i18n import _ruleset_dir, _ui, cli_text
 
 
@@ -34,7 +35,9 @@ def cmd_export(args) -> int:
         en, en_doc = _read(folder, "en")
         en_lines = {k: en_doc.source.key(("messages", k)).line for k in en} if en_doc is not None else {}
         where = "interpreter/messages/en.yaml" if name == ENGINE else "locales/en.yaml"
-        for lang in args.lang or list(LANGS):
+        have = languages_of(folder.parent) if name != ENGINE else \
+            ["en"] + sorted(f.stem for f in folder.glob("*.yaml") if f.stem != "en")
+        for lang in args.lang or have:
             msgs, doc = _read(folder, lang)
             sources, forms = locale_sources(doc), locale_forms(doc)
             if args.format == "ftl":
@@ -72,7 +75,7 @@ def cmd_import(args) -> int:
             continue
         name, lang, msgs, sources_in, fuzzy, ids, forms, lines, probs, from_po = _read_exchange_file(fp, text, args)
         problems.extend(probs)
-        if lang not in LANGS:
+        if not CODE.match(str(lang)):
             problems.append(Problem(Loc(str(fp), 1, 1), f"unknown language {lang!r} (use --lang)"))
             continue
         if name not in (None, ENGINE, root.name):

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..errors import Problem, RulesetError, format_problem
 from ..i18n.check import check_locales
 from ..i18n.fluent import pattern_hash
-from ..i18n.locales import LANGS, locale_messages, locale_sources
+from ..i18n.locales import locale_messages, locale_sources
 from ..i18n.roundtrip import _read_locale_rt, _set_sources, _write_locale_rt
 
 CATEGORY_NAMES = {
@@ -68,9 +68,13 @@ def _engine_has(key: str) -> bool:
 
 def cmd_check(args) -> int:
     root = _ruleset_dir(args.ruleset)
-    langs = args.lang or list(LANGS)
+    from ..languages import languages_of
+    langs = args.lang or languages_of(root)  # the languages that exist
     prog = _program(root, args.variant)
     problems = check_locales(root, langs, prog, engine=not args.no_engine)
+    if prog is not None and args.variant:
+        from ..variant_text_check import text_problems
+        problems += text_problems(prog, langs)
     if not args.no_engine and getattr(args, "parser", None) is not None:
         problems += _cli_warnings(args.parser, langs)
     errors = [p for p in problems if p.severity != "warning"]
@@ -108,7 +112,8 @@ def cmd_stamp(args) -> int:
     """Record, for the given ids (or all translated ones), the hash of the current English."""
     root = _ruleset_dir(args.ruleset)
     en, _, _ = locale_messages(root, "en")
-    for lang in args.lang or [lg for lg in LANGS if lg != "en"]:
+    from ..languages import languages_of
+    for lang in args.lang or languages_of(root)[1:]:
         path = root / "locales" / f"{lang}.yaml"
         if not path.is_file():
             continue

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..engine.state import SPECTATOR
 from ..errors import GrimoireError, Loc, Problem, RulesetError
 from ..files import write_atomic
+from ..languages import lang_code
 from .output import print_problems as _print_problems
 
 
@@ -22,11 +23,11 @@ def register(sub) -> None:
     p = sub.add_parser("play", help="play a game (all bots unless --seats says human)")
     p.add_argument("ruleset", nargs="?", default=None)
     p.add_argument("--players", type=int)
-    p.add_argument("--seats", help="comma-separated: human, random or mcts per seat")
-    p.add_argument("--bots", default="random", choices=["random", "mcts"], help="bot for unnamed seats")
+    p.add_argument("--seats", help="comma-separated: human, random, mcts or package.module:Class per seat")
+    p.add_argument("--bots", default="random", help="bot for unnamed seats: random, mcts or package.module:Class")
     p.add_argument("--seed", type=int)
-    p.add_argument("--lang", default=None, choices=["en", "ru", "pl", "pt"],
-                   help="the game's language (default: the command line's, from --lang or LANG)")
+    p.add_argument("--lang", default=None, type=lang_code,
+                   help="the game's language: any the ruleset has text in (default: the command line's)")
     p.add_argument("--save")
     p.add_argument("--load")
     p.add_argument("--log")
@@ -40,11 +41,11 @@ class _Quit(Exception):
     pass
 
 
+
 def text_of(args, msg_id: str, values: dict) -> str:
     """A message of the command line in the game's language."""
     from .cli_text import cli_text
     return cli_text(args.lang or "en", msg_id, values)
-
 
 def _make_bot(kind: str, seed: int, game):
     from ..bots import make_bot
@@ -83,9 +84,16 @@ def cmd_play(args) -> int:
         print(text_of(args, "cli-seats-count", {"seats": len(seats), "players": n}), file=sys.stderr)
         return 2
     for s in seats:
+        if ":" in s:  # a bot class of one's own: refused here, before the game, if unusable
+            from ..bots.plugin import load_bot_class
+            load_bot_class(s)
+            continue
         if s not in ("human", "random", "mcts"):
             print(text_of(args, "cli-seat-kind", {"kind": s}), file=sys.stderr)
             return 2
+    if args.lang != "en":
+        from ..languages import require_language
+        require_language(game.path, args.lang)
     text = Text(game.program, args.lang)
     humans = [i for i, s in enumerate(seats) if s == "human"]
     viewer = humans[0] if len(humans) == 1 else None

@@ -24,7 +24,8 @@ from .locales import (
 def fluent_problems(ruleset_dir: Path) -> list[Problem]:
     """Fluent syntax errors in a ruleset's locale files, each at its file:line."""
     out: list[Problem] = []
-    for lang in LANGS:
+    from ..languages import languages_of
+    for lang in languages_of(ruleset_dir):
         msgs, problems, doc = locale_messages(ruleset_dir, lang)
         out.extend(problems)
         if doc is None:
@@ -174,7 +175,7 @@ def check_locales(ruleset_dir: Path | None, langs=LANGS, program=None, engine: b
         sets.append(("engine", ENGINE_MESSAGES))
     for kind, folder in sets:
         docs = {}
-        for lang in LANGS:
+        for lang in dict.fromkeys(["en", *langs]):  # the languages asked for, English always
             path = folder / f"{lang}.yaml"
             if not path.is_file():
                 docs[lang] = (None, {})
@@ -214,7 +215,9 @@ def check_locales(ruleset_dir: Path | None, langs=LANGS, program=None, engine: b
             doc, msgs = docs[lang]
             path = str(folder / f"{lang}.yaml")
             if doc is None and not (folder / f"{lang}.yaml").is_file():
-                out.append(Problem(Loc(path, 0, 0), f"no {lang} locale file", ("missing",)))
+                # the engine's own messages fall back to English in a language they lack
+                out.append(Problem(Loc(path, 0, 0), f"no {lang} locale file", ("missing",),
+                                   "warning" if kind == "engine" else "error"))
                 continue
             if doc is None:
                 continue

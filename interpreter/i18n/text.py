@@ -9,6 +9,7 @@ from pathlib import Path
 
 from fluent.runtime import FluentBundle, FluentResource
 
+from ..variant_texts import variant_messages
 from .fluent import _babel_locale, parse_pattern, scan, selector_vars, to_ftl
 from .gender import GENDER_SUFFIX
 from .locales import _engine_messages, locale_forms, locale_genders, locale_messages
@@ -39,6 +40,7 @@ class Text:
             eng, _, eng_doc = _engine_messages(code)
             b.add_resource(FluentResource(to_ftl(eng)))
             msgs, _, doc = locale_messages(root, code)
+            msgs = {**msgs, **variant_messages(program, code)}  # a variant's own text wins
             if code == lang:
                 self._genders = {**locale_genders(eng_doc), **locale_genders(doc)}
                 self._forms = {**locale_forms(eng_doc), **locale_forms(doc)}
