@@ -14,6 +14,7 @@ import importlib
 import sys
 
 from .commands import play, test, validate
+from .commands.cli_text import cli_language, cli_text, install_argparse_words, localize
 from .commands.output import print_problems as _print_problems
 from .errors import GrimoireError, RulesetError
 
@@ -40,17 +41,23 @@ _EXTRA_COMMANDS = ["interpreter.overlay_commands", "interpreter.sim.commands", "
 
 
 def main(argv: list[str] | None = None) -> int:
+    lang = cli_language(sys.argv[1:] if argv is None else argv)
+    install_argparse_words(lang)
     ap = build_parser()
+    localize(ap, lang)
     args = ap.parse_args(argv)
+    args.parser = ap                       # for commands that describe the command line (i18n check)
+    if args.cmd in ("play", "render") and args.lang is None:
+        args.lang = args.cli_lang          # the game speaks the command line's language
     if args.cmd == "play" and not args.ruleset and not args.load:
-        ap.error("play needs a RULESET (or --load FILE)")
+        ap.error(cli_text(lang, "cli-play-needs-ruleset"))
     try:
         return int(args.fn(args) or 0)
     except RulesetError as e:
         _print_problems(e.problems)
         return 1
     except GrimoireError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(cli_text(lang, "cli-error", {"message": str(e)}), file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0

@@ -28,7 +28,8 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("table", ["interpreter.tabletop"]),  # what a seat sees: the table section, the model from a view
     ("game", ["interpreter.game", "interpreter.effect_recovery"]),
     ("around the game", ["interpreter.bots", "interpreter.i18n", "interpreter.languages",
-                         "interpreter.variant_text_check", "interpreter.aec_env", "interpreter.tui"]),
+                         "interpreter.variant_text_check", "interpreter.aec_env", "interpreter.tui",
+                         "interpreter.render"]),
     ("scenarios", ["interpreter.scenario", "interpreter.scenario_checks"]),
     ("simulation", ["interpreter.sim"]),
     ("commands", ["interpreter.commands", "interpreter.overlay_commands", "interpreter.i18n_commands",

@@ -20,7 +20,8 @@ from interpreter.game import load
 from interpreter.web.app import create_app
 from interpreter.web.room import Room
 
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+# Debian's packages (.ci/run installs them), found on PATH
+CHROMIUM, CHROMEDRIVER = shutil.which("chromium") or "chromium", shutil.which("chromedriver") or "chromedriver"
 CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
 

@@ -27,7 +27,8 @@ def register(sub) -> None:
     p.add_argument("--seats", help="comma-separated: human, random, mcts or package.module:Class per seat")
     p.add_argument("--bots", default="random", help="bot for unnamed seats: random, mcts or package.module:Class")
     p.add_argument("--seed", type=int)
-    p.add_argument("--lang", default="en", type=lang_code, help="any language the ruleset has text in")
+    p.add_argument("--lang", default=None, type=lang_code,
+                   help="the game's language: any the ruleset has text in (default: the command line's)")
     p.add_argument("--save")
     p.add_argument("--load")
     p.add_argument("--log")
@@ -40,6 +41,12 @@ def register(sub) -> None:
 class _Quit(Exception):
     pass
 
+
+
+def text_of(args, msg_id: str, values: dict) -> str:
+    """A message of the command line in the game's language."""
+    from .cli_text import cli_text
+    return cli_text(args.lang or "en", msg_id, values)
 
 def _make_bot(kind: str, seed: int, game):
     from ..bots import make_bot
@@ -75,7 +82,7 @@ def cmd_play(args) -> int:
     if not seats:
         seats = [args.bots] * n
     if len(seats) != n:
-        print(f"error: --seats names {len(seats)} seats but the game has {n} players", file=sys.stderr)
+        print(text_of(args, "cli-seats-count", {"seats": len(seats), "players": n}), file=sys.stderr)
         return 2
     for s in seats:
         if ":" in s:  # a bot class of one's own: refused here, before the game, if unusable
@@ -83,7 +90,7 @@ def cmd_play(args) -> int:
             load_bot_class(s)
             continue
         if s not in ("human", "random", "mcts"):
-            print(f"error: unknown seat kind {s!r} (human, random or mcts)", file=sys.stderr)
+            print(text_of(args, "cli-seat-kind", {"kind": s}), file=sys.stderr)
             return 2
     if args.lang != "en":
         from ..languages import require_language
@@ -127,7 +134,7 @@ def cmd_play(args) -> int:
         print(text.msg("cli-saved", {"file": str(save_path)}))
         return 0
     except GrimoireError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(text_of(args, "cli-error", {"message": str(e)}), file=sys.stderr)
         return 1
     res = st.result or {}
     sides = ", ".join(text.msg("side-" + s, default=s) for s in res.get("sides", [])) or text.msg(
@@ -135,9 +142,10 @@ def cmd_play(args) -> int:
     players = ", ".join(text.player(st, w) for w in res.get("winners", []))
     winners = text.msg("winners", {"sides": sides}, default="winners: " + sides) + (
         f" ({players})" if players else "")
-    summary = text.msg("cli-summary", {"reason": text.msg("end-" + res.get("reason", ""),
-                                                          default=res.get("reason", "")).rstrip("."),
-                                       "winners": winners, "decisions": len(st.history), "turns": st.turn})
+    reason = text.end_reason(res.get("reason", ""))       # its numbers from the ruleset's params
+    reason = reason[:1].upper() + reason[1:]              # it starts the line (after a colon it does not)
+    summary = text.msg("cli-summary", {"reason": reason, "winners": winners, "decisions": len(st.history),
+                                       "turns": st.turn})
     print(summary)
     if args.log:
         write_atomic(args.log, "\n".join(log_lines + [summary]) + "\n")

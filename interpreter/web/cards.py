@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..i18n_commands import _SET_COLOURS, card_svg
+from ..render import SET_COLOURS, game_title_of
+from ..render.svg import card_svg, layout
 
 BACK = ('<svg xmlns="http://www.w3.org/2000/svg" width="250" height="350" viewBox="0 0 250 350">'
         '<rect x="2" y="2" width="246" height="346" rx="12" fill="#3b3552" stroke="#201c30" stroke-width="4"/>'
@@ -21,16 +22,18 @@ def card_face(room, cid: str, lang: str) -> str:
     """The SVG face of card kind `cid` in `lang` (or the back, for `hidden`)."""
     if cid == "hidden":
         return BACK
-    return _face(room.game.program, room.text(lang), cid)
+    return _face(room.game, room.text(lang), cid)
 
 
 @lru_cache(maxsize=4096)
-def _face(prog, text, cid: str) -> str:
+def _face(game, text, cid: str) -> str:
+    prog = game.program
     k = prog.card_index[cid]
     sets = sorted(set(prog.kind_sets))
     set_id = prog.kind_sets[k]
-    set_label = text.msg("set-" + set_id, default="") if text.has("set-" + set_id) else ""
+    kind = text.msg("set-" + set_id, default=set_id.replace("_", " "))
     n = len(prog.kind_instances[k])
     copies = text.msg("render-copies", {"n": n}, default=f"×{n}")
-    return card_svg(text.card_name(k), text.card_text(k), set_label, copies,
-                    _SET_COLOURS[sets.index(set_id) % len(_SET_COLOURS)])
+    lay = layout(text.card_name(k), text.card_text(k), kind, text.lang)
+    return card_svg(lay, copies, game_title_of(text, game), SET_COLOURS[sets.index(set_id) % len(SET_COLOURS)],
+                    cid, fonts=None)
