@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from .engine.state import SPECTATOR
-from .errors import GrimoireError, Loc, Problem, RulesetError, format_problems, problems_json
+from .errors import GrimoireError, Problem, RulesetError, format_problems, problems_json
 
 
 def _print_problems(problems: list[Problem], fmt: str = "text") -> None:
@@ -103,12 +103,10 @@ def cmd_play(args) -> int:
     from .i18n import Text
     try:
         if args.load:
-            save = _read_save(args.load)
-            game = load(save["ruleset_path"] if Path(save.get("ruleset_path", "")).is_dir() else save["ruleset"],
-                        save.get("variants") or [])
-            st = game.state_from_json(save["state"], args.load)
-            seats = save.get("seats")
-            seed = save.get("seed", 0)
+            from .saves import read_save
+            loaded = read_save(args.load)
+            game, st, seats, names = loaded.game, loaded.state, loaded.seats, loaded.names
+            seed = st.seed
         else:
             game = load(args.ruleset, args.variant)
             n = args.players or game.ruleset.min_players
@@ -168,7 +166,7 @@ def cmd_play(args) -> int:
         flush_log()
     except (_Quit, KeyboardInterrupt, EOFError):
         print()
-        _write_save(save_path, game, st, seats, seed, args.lang)
+        _write_save(save_path, game, st, seats, names, args.lang)
         print(text.msg("cli-saved", {"file": str(save_path)}))
         return 0
     except GrimoireError as e:
@@ -187,7 +185,7 @@ def cmd_play(args) -> int:
     if args.log:
         write_atomic(args.log, "\n".join(log_lines + [summary]) + "\n")
     if args.save:
-        _write_save(args.save, game, st, seats, seed, args.lang)
+        _write_save(args.save, game, st, seats, names, args.lang)
     return 0
 
 
@@ -233,30 +231,9 @@ def _describe_view(st, p, v, text) -> str:
     return " | ".join(parts)
 
 
-def _write_save(path, game, st, seats, seed, lang) -> None:
-    data = {"format": "grimoire-save", "version": 1, "ruleset": game.ruleset.id,
-            "ruleset_path": str(game.path), "ruleset_hash": game.ruleset.hash,
-            "variants": list(game.variants), "seed": seed, "players": st.n, "seats": seats, "lang": lang,
-            "decisions": list(st.history), "state": st.to_json()}
-    write_atomic(path, json.dumps(data, ensure_ascii=False))
-
-
-def _read_save(path) -> dict:
-    p = Path(path)
-    try:
-        raw = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise RulesetError(Problem(Loc(str(path), 0, 0), f"cannot read the save file: {e.strerror}")) from None
-    except UnicodeDecodeError:
-        raise RulesetError(Problem(Loc(str(path), 1, 1), "the save file is not UTF-8 text")) from None
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as e:
-        raise RulesetError(Problem(Loc(str(path), e.lineno, e.colno),
-                                   f"the save file is not valid JSON: {e.msg}")) from None
-    if not isinstance(data, dict) or data.get("format") != "grimoire-save" or "state" not in data:
-        raise RulesetError(Problem(Loc(str(path), 1, 1), "not a Grimoire save file"))
-    return data
+def _write_save(path, game, st, seats, names, lang) -> None:
+    from .saves import write_save
+    write_save(path, game, st, seats, lang, names)
 
 
 # ---- test -----------------------------------------------------------------------------------------
