@@ -110,6 +110,9 @@ def load(path: str | Path, variants: list | None = None) -> Game:
     errs.extend(prog.compile())
     _check_start_zones(prog, errs)
     errs.raise_if_any()
+    from .lint import lint_problems
+    errs.extend(lint_problems(prog, root))
+    errs.raise_if_any()
     t3 = time.perf_counter()
     return Game(rs, prog, root, [str(v) for v in variants or []],
                 {"load": t1 - t0, "validate": t2 - t1, "compile": t3 - t2, "total": t3 - t0})

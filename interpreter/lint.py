@@ -1,0 +1,223 @@
+"""Mistakes that are well-formed: rules that pass the schema and the type checker but cannot
+be what the author meant (a counter whose min is above its max, an action no `act` ever
+offers, a first player who does not exist, `return` in an action, a card text naming a number
+the card does not have, an event with no text).
+
+Pipeline position: the last stage of `load`, after compile found nothing wrong. Every check
+reads the compiled Program and the effect syntax trees (cached by the parser), and reports at
+the place the author must edit, in the file they wrote: a locale's mistake in the locale, a
+rule's in the rule.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .effects import ast as A
+from .effects.parse import EffectSyntaxError, parse
+from .errors import Loc, Problem
+
+# where `return` means something: procedures and card/location hooks have a caller
+_RETURN_OK = ("procedure", "hook")
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Node):
+            yield n
+            stack.extend(v for v in vars(n).values() if isinstance(v, (A.Node, list, tuple, dict)))
+        elif isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+
+
+class _Unit:
+    """One code string of the ruleset: its text, what it is, and where it was written."""
+
+    def __init__(self, what: str, text, doc, path: tuple):
+        self.what, self.text, self.doc, self.path = what, text, doc, path
+
+    def tree(self):
+        if not isinstance(self.text, str):
+            return None
+        try:
+            return parse(self.text, "block")
+        except EffectSyntaxError:
+            return None
+
+    def loc(self, node) -> Loc:
+        from .effects.compile import Source
+        return Source(self.doc, self.path).loc(node.line, node.col)
+
+
+def _units(rs) -> list[_Unit]:
+    out = []
+
+    def add(what, item, sub=()):
+        doc, path = item.where(sub)
+        value = item.value
+        for k in sub:
+            value = value.get(k) if isinstance(value, dict) else None
+        out.append(_Unit(what, value, doc, path))
+
+    for item in rs.procedures.values():
+        add("procedure", item)
+    for item in rs.actions.values():
+        if isinstance(item.value, dict) and "effect" in item.value:
+            add("action", item, ("effect",))
+    for table in (rs.cards, rs.locations):
+        for item in table.values():
+            effects = item.value.get("effects") if isinstance(item.value, dict) else None
+            for key in effects or {}:
+                add("hook", item, ("effects", key))
+    for item in rs.triggers:
+        if isinstance(item.value, dict) and "effect" in item.value:
+            add("trigger", item, ("effect",))
+    for item in rs.zones.values():
+        if isinstance(item.value, dict) and "on_empty" in item.value:
+            add("on_empty", item, ("on_empty",))
+    for what in ("setup", "turn"):
+        item = getattr(rs, what)
+        if item is not None:
+            add(what, item)
+    return out
+
+
+def lint_problems(prog, root: str | Path | None = None) -> list[Problem]:
+    """Every well-formed mistake of a compiled ruleset (and of its locales, under `root`)."""
+    rs = prog.rs
+    out: list[Problem] = []
+    _players(rs, out)
+    _counters(prog, out)
+    units = _units(rs)
+    trees = [(u, u.tree()) for u in units]
+    asked = set()
+    logs: list[tuple[str, Loc]] = []
+    for u, tree in trees:
+        for n in _walk(tree):
+            if isinstance(n, A.Return) and u.what not in _RETURN_OK:
+                out.append(Problem(u.loc(n), f"`return` in {_what(u.what)}: only a procedure or a hook "
+                                             "returns to a caller (to stop early, use an if/else, or "
+                                             "end_turn() to end the turn)"))
+            if isinstance(n, A.Call) and n.func in ("act", "window") and len(n.args) > 1 \
+                    and isinstance(n.args[1], A.Name):
+                asked.add(n.args[1].id)
+            if isinstance(n, A.Call) and n.func == "log" and n.args and isinstance(n.args[0], A.Name):
+                logs.append((n.args[0].id, u.loc(n)))
+    for aid, item in rs.actions.items():
+        group = item.value.get("group") if isinstance(item.value, dict) else None
+        if isinstance(group, str) and group not in asked:
+            from .validate import _suggest
+            hint = _suggest(group, sorted(asked))
+            out.append(Problem(item.loc("group"), f"no act() or window() offers group {group!r}, so "
+                                                  f"action {aid!r} is never offered{hint}"))
+    _first_player(prog, out)
+    if root is not None:
+        _locales(prog, Path(root), logs, out)
+    return out
+
+
+def _what(kind: str) -> str:
+    return {"action": "an action's effect", "trigger": "a trigger", "on_empty": "an on_empty refill",
+            "setup": "the setup", "turn": "the turn"}.get(kind, kind)
+
+
+def _players(rs, out: list) -> None:
+    if rs.min_players > rs.max_players:
+        doc = rs.docs[0]
+        out.append(Problem(doc.source.value(("players", "min")), f"players: min ({rs.min_players}) is "
+                                                                 f"above max ({rs.max_players})"))
+
+
+def _counters(prog, out: list) -> None:
+    rs = prog.rs
+    for cd in prog.counter_defs.values():
+        if cd.min > cd.max:
+            out.append(Problem(cd.item.loc("min"), f"counter {cd.name!r}: min ({cd.min}) is above "
+                                                   f"max ({cd.max}), so no value fits"))
+            continue
+        init = cd.initial
+        for n in range(rs.min_players, rs.max_players + 1):
+            v = prog.param_value(init, n) if isinstance(init, str) else init
+            if isinstance(v, int) and not isinstance(v, bool) and not cd.min <= v <= cd.max:
+                where = f" in a game of {n}" if isinstance(init, str) else ""
+                out.append(Problem(cd.item.loc("initial") if isinstance(cd.item.value, dict)
+                                   and "initial" in cd.item.value else cd.item.key_loc(),
+                                   f"counter {cd.name!r} starts at {v}{where}, outside its bounds "
+                                   f"{cd.min}..{cd.max} (it would be clamped silently)"))
+                break
+
+
+def _first_player(prog, out: list) -> None:
+    to = prog.rs.turn_order
+    if to is None or not isinstance(to.value, dict) or not isinstance(to.value.get("first"), str):
+        return
+    try:
+        tree = parse(to.value["first"], "expression")
+    except EffectSyntaxError:
+        return
+    rs = prog.rs
+    for n in _walk(tree):
+        if isinstance(n, A.Index) and isinstance(n.obj, A.Name) and n.obj.id == "players" \
+                and isinstance(n.index, A.Num) and not -rs.min_players <= n.index.value < rs.min_players:
+            from .effects.compile import Source
+            out.append(Problem(Source(*to.where(("first",))).loc(n.line, n.col),
+                               f"players[{n.index.value}] is not a player in a game of {rs.min_players}"
+                               f"{'' if rs.min_players == rs.max_players else f' to {rs.max_players}'}"
+                               f" (seats are players[0] to players[{rs.min_players - 1}])"))
+
+
+def _locales(prog, root: Path, logs: list, out: list) -> None:
+    from .i18n import LANGS, locale_messages, parse_pattern, scan
+    supplied: dict[str, tuple[set, str]] = {}
+    for k, cid in enumerate(prog.card_ids):
+        supplied["card-" + cid + "-text"] = (set(prog.kind_params[k]), f"card {cid!r} has params")
+    for aid, a in prog.actions.items():
+        supplied["action-" + aid] = (set(a.arg_names), f"action {aid!r} has args")
+    for ev, names in prog.events_logged.items():
+        supplied["event-" + ev] = (set(names), f"log({ev}, ...) passes")
+    for lang in LANGS:
+        msgs, _, doc = locale_messages(root, lang)
+        if doc is None:
+            continue
+        terms = {k for k in msgs if k.startswith("-")}
+        if lang == "en":
+            for ev, loc in logs:
+                if "event-" + ev not in msgs:
+                    out.append(Problem(loc, f"event {ev!r} has no text: add 'event-{ev}' to "
+                                            f"locales/en.yaml (the log would show its id)"))
+        for key, pattern in msgs.items():
+            msg, errs = parse_pattern(key, pattern)
+            if msg is None:
+                continue  # a Fluent syntax error: reported by the locale check
+            at = doc.source.key(("messages", key))
+            for term in sorted(_term_refs(msg) - terms):
+                out.append(Problem(at, f"{key!r} uses the term -{term}, but a locale file defines no "
+                                       f"terms (write the words themselves, or pass a $variable)"))
+            if key in supplied:
+                names, who = supplied[key]
+                extra = scan(msg).vars - names
+                if extra:
+                    has = ", ".join("$" + v for v in sorted(names)) or "nothing"
+                    out.append(Problem(at, f"{key!r} uses {', '.join('$' + v for v in sorted(extra))}, "
+                                           f"but {who} {has}"))
+
+
+def _term_refs(msg) -> set:
+    from fluent.syntax.visitor import Visitor
+
+    class _Terms(Visitor):
+        def __init__(self):
+            super().__init__()
+            self.ids: set = set()
+
+        def visit_TermReference(self, node):
+            self.ids.add(node.id.name)
+            self.generic_visit(node)
+
+    v = _Terms()
+    v.visit(msg)
+    return v.ids
