@@ -84,6 +84,9 @@ def _validate_companions(game, problems: list[Problem]) -> str:
     if (root / "locales").is_dir():
         from .i18n import fluent_problems
         problems.extend(fluent_problems(root))
+        if not problems:
+            from .locale_lint import locale_problems
+            problems.extend(locale_problems(game.program, root))
     return ", ".join(f"{n} {k}" for k, n in counts.items())
 
 

@@ -111,7 +111,7 @@ def load(path: str | Path, variants: list | None = None) -> Game:
     _check_start_zones(prog, errs)
     errs.raise_if_any()
     from .lint import lint_problems
-    errs.extend(lint_problems(prog, root))
+    errs.extend(lint_problems(prog))
     errs.raise_if_any()
     t3 = time.perf_counter()
     return Game(rs, prog, root, [str(v) for v in variants or []],

@@ -5,13 +5,11 @@ the card does not have, an event with no text).
 
 Pipeline position: the last stage of `load`, after compile found nothing wrong. Every check
 reads the compiled Program and the effect syntax trees (cached by the parser), and reports at
-the place the author must edit, in the file they wrote: a locale's mistake in the locale, a
-rule's in the rule.
+the place the author must edit. The locale files' mistakes of the same kind are checked by
+`locale_lint.py`, with the companions `validate` reads.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from .effects import ast as A
 from .effects.parse import EffectSyntaxError, parse
@@ -86,8 +84,18 @@ def _units(rs) -> list[_Unit]:
     return out
 
 
-def lint_problems(prog, root: str | Path | None = None) -> list[Problem]:
-    """Every well-formed mistake of a compiled ruleset (and of its locales, under `root`)."""
+def log_calls(prog) -> list[tuple[str, Loc]]:
+    """Every `log(event, ...)` of the ruleset: (event, where it is written)."""
+    out = []
+    for u in _units(prog.rs):
+        for n in _walk(u.tree()):
+            if isinstance(n, A.Call) and n.func == "log" and n.args and isinstance(n.args[0], A.Name):
+                out.append((n.args[0].id, u.loc(n)))
+    return out
+
+
+def lint_problems(prog) -> list[Problem]:
+    """Every well-formed mistake of a compiled ruleset."""
     rs = prog.rs
     out: list[Problem] = []
     _players(rs, out)
@@ -95,7 +103,6 @@ def lint_problems(prog, root: str | Path | None = None) -> list[Problem]:
     units = _units(rs)
     trees = [(u, u.tree()) for u in units]
     asked = set()
-    logs: list[tuple[str, Loc]] = []
     for u, tree in trees:
         for n in _walk(tree):
             if isinstance(n, A.Return) and u.what not in _RETURN_OK:
@@ -105,8 +112,6 @@ def lint_problems(prog, root: str | Path | None = None) -> list[Problem]:
             if isinstance(n, A.Call) and n.func in ("act", "window") and len(n.args) > 1 \
                     and isinstance(n.args[1], A.Name):
                 asked.add(n.args[1].id)
-            if isinstance(n, A.Call) and n.func == "log" and n.args and isinstance(n.args[0], A.Name):
-                logs.append((n.args[0].id, u.loc(n)))
     for aid, item in rs.actions.items():
         group = item.value.get("group") if isinstance(item.value, dict) else None
         if isinstance(group, str) and group not in asked:
@@ -115,8 +120,6 @@ def lint_problems(prog, root: str | Path | None = None) -> list[Problem]:
             out.append(Problem(item.loc("group"), f"no act() or window() offers group {group!r}, so "
                                                   f"action {aid!r} is never offered{hint}"))
     _first_player(prog, out)
-    if root is not None:
-        _locales(prog, Path(root), logs, out)
     return out
 
 
@@ -168,56 +171,3 @@ def _first_player(prog, out: list) -> None:
                                f"players[{n.index.value}] is not a player in a game of {rs.min_players}"
                                f"{'' if rs.min_players == rs.max_players else f' to {rs.max_players}'}"
                                f" (seats are players[0] to players[{rs.min_players - 1}])"))
-
-
-def _locales(prog, root: Path, logs: list, out: list) -> None:
-    from .i18n import LANGS, locale_messages, parse_pattern, scan
-    supplied: dict[str, tuple[set, str]] = {}
-    for k, cid in enumerate(prog.card_ids):
-        supplied["card-" + cid + "-text"] = (set(prog.kind_params[k]), f"card {cid!r} has params")
-    for aid, a in prog.actions.items():
-        supplied["action-" + aid] = (set(a.arg_names), f"action {aid!r} has args")
-    for ev, names in prog.events_logged.items():
-        supplied["event-" + ev] = (set(names), f"log({ev}, ...) passes")
-    for lang in LANGS:
-        msgs, _, doc = locale_messages(root, lang)
-        if doc is None:
-            continue
-        terms = {k for k in msgs if k.startswith("-")}
-        if lang == "en":
-            for ev, loc in logs:
-                if "event-" + ev not in msgs:
-                    out.append(Problem(loc, f"event {ev!r} has no text: add 'event-{ev}' to "
-                                            f"locales/en.yaml (the log would show its id)"))
-        for key, pattern in msgs.items():
-            msg, errs = parse_pattern(key, pattern)
-            if msg is None:
-                continue  # a Fluent syntax error: reported by the locale check
-            at = doc.source.key(("messages", key))
-            for term in sorted(_term_refs(msg) - terms):
-                out.append(Problem(at, f"{key!r} uses the term -{term}, but a locale file defines no "
-                                       f"terms (write the words themselves, or pass a $variable)"))
-            if key in supplied:
-                names, who = supplied[key]
-                extra = scan(msg).vars - names
-                if extra:
-                    has = ", ".join("$" + v for v in sorted(names)) or "nothing"
-                    out.append(Problem(at, f"{key!r} uses {', '.join('$' + v for v in sorted(extra))}, "
-                                           f"but {who} {has}"))
-
-
-def _term_refs(msg) -> set:
-    from fluent.syntax.visitor import Visitor
-
-    class _Terms(Visitor):
-        def __init__(self):
-            super().__init__()
-            self.ids: set = set()
-
-        def visit_TermReference(self, node):
-            self.ids.add(node.id.name)
-            self.generic_visit(node)
-
-    v = _Terms()
-    v.visit(msg)
-    return v.ids
