@@ -120,7 +120,80 @@ def lint_problems(prog) -> list[Problem]:
             out.append(Problem(item.loc("group"), f"no act() or window() offers group {group!r}, so "
                                                   f"action {aid!r} is never offered{hint}"))
     _first_player(prog, out)
+    _endless_recursion(rs, out)
     return out
+
+
+_BRANCHES = (A.If, A.For, A.While, A.Repeat)
+_LAZY = (A.IfExpr, A.BoolOp, A.Comprehension)  # parts of these may never be evaluated
+
+
+def _eager_calls(node):
+    """Calls an expression or simple statement always makes (not under if/and/or/for)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, _LAZY):
+            continue
+        if isinstance(n, A.Node):
+            if isinstance(n, A.Call):
+                yield n
+            stack.extend(v for v in vars(n).values() if isinstance(v, (A.Node, list, tuple, dict)))
+        elif isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+
+
+def _stops(node) -> bool:
+    """A statement that may end its code unit early (a return, end_turn, end) somewhere."""
+    return any(isinstance(n, A.Return) or (isinstance(n, A.Call) and n.func in ("end_turn", "end"))
+               for n in _walk(node))
+
+
+def _endless_recursion(rs, out: list) -> None:
+    """Procedures that call themselves, or each other in a ring, on every path: they can
+    never end (each call makes the same call again before anything can stop it)."""
+    names = {key.split("(", 1)[0].strip(): item for key, item in rs.procedures.items()}
+    edges: dict[str, list] = {}
+    for name, item in names.items():
+        u = _Unit("procedure", item.value, *item.where())
+        tree = u.tree() or []
+        calls = []
+        for stmt in tree:
+            if isinstance(stmt, _BRANCHES):
+                if _stops(stmt):
+                    break
+                continue
+            calls += [(c.func, u.loc(c)) for c in _eager_calls(stmt) if c.func in names]
+            if isinstance(stmt, A.Return) or _stops(stmt):
+                break
+        edges[name] = calls
+    reported: set = set()
+    for start in names:
+        path, seen = [start], {start}
+
+        def visit(p):
+            for callee, loc in edges[p]:
+                if callee == start:
+                    ring = path + [start]
+                    if frozenset(ring) not in reported:
+                        reported.add(frozenset(ring))
+                        who = "this procedure calls itself" if len(ring) == 2 else \
+                            "these procedures call each other"
+                        out.append(Problem(edges[start][0][1] if p != start else loc,
+                                           f"{' -> '.join(r + '()' for r in ring)}: {who} on every "
+                                           "path, so the calls never end (make the call under an if "
+                                           "that becomes false, or return first)"))
+                    return True
+                if callee not in seen:
+                    seen.add(callee)
+                    path.append(callee)
+                    if visit(callee):
+                        return True
+                    path.pop()
+            return False
+        visit(start)
 
 
 def _what(kind: str) -> str:
