@@ -18,8 +18,8 @@ import re
 
 from ..errors import GrimoireError, Loc, Problem, source_line
 
-MAX_DEPTH = 200  # frames on the stack: effects nest a handful deep; 200 is a runaway
-STEP_BUDGET = 200_000  # frame changes between two decisions (a whole Camelot game is ~20,000)
+MAX_DEPTH = 200  # frames on the stack (shipped games: at most 9 deep at a decision)
+STEP_BUDGET = 200_000  # frame changes between two decisions (shipped games: at most 134 measured)
 
 
 class EffectRuntimeError(GrimoireError):
