@@ -6,6 +6,7 @@ Run: python benchmarks/attack_rulesets.py [--interpreter DIR] [--seconds S]
 With `--interpreter DIR` the interpreter package is imported from DIR (a checkout of another
 version), so two versions meet the same cases. Categories:
   silent      validate and play both passed: the mistake went unnoticed
+  warned      both passed, with a located warning (where the docs allow the mistake)
   traceback   a Python exception escaped the command
   hang        a command ran longer than --seconds
   python      a non-zero exit whose message is Python's (TypeError, NoneType, ...)
@@ -85,6 +86,8 @@ def main() -> None:
                 if re.search(r"\b(TypeError|NoneType|RuntimeError|IndexError|KeyError|ValueError)\b", text):
                     verdict = "python"
                 break
+            if ": warning: " in text and verdict == "silent":
+                verdict = "warned"
         os.chdir(here)
         counts[verdict] += 1
         rows.append((case.name, verdict))
@@ -93,7 +96,7 @@ def main() -> None:
         if verdict != "located":
             print(f"  {verdict:10s} {name}")
     print(f"{sum(counts.values())} cases: " + ", ".join(f"{k} {counts[k]}" for k in
-                                                        ("silent", "traceback", "hang", "python", "unlocated", "located")))
+                                                        ("silent", "traceback", "hang", "python", "unlocated", "warned", "located")))
     print(f"CPU {time.process_time() - t0:.1f} s")
 
 

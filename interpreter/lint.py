@@ -117,8 +117,11 @@ def lint_problems(prog) -> list[Problem]:
         if isinstance(group, str) and group not in asked:
             from .validate import _suggest
             hint = _suggest(group, sorted(asked))
+            # a near miss of a group that is offered is a typo; otherwise the action may be
+            # left unused on purpose (a variant that removes its window): a warning
             out.append(Problem(item.loc("group"), f"no act() or window() offers group {group!r}, so "
-                                                  f"action {aid!r} is never offered{hint}"))
+                                                  f"action {aid!r} is never offered{hint}",
+                               severity="error" if hint else "warning"))
     _first_player(prog, out)
     _endless_recursion(rs, out)
     return out

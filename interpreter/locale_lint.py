@@ -4,7 +4,9 @@ define, an event the rules log with no English text.
 
 Pipeline position: beside the locale checks of `validate`, after the ruleset compiled: it
 compares each locale's messages with what the compiled rules pass them, and reports each
-mistake in the file to edit (the locale, or the rule's `log` call).
+mistake in the file to edit (the locale, or the rule's `log` call). As
+docs/translators.md says, an event with no English text, or one naming a variable its log
+call does not pass, is a warning (an error with `validate --strict`); the rest are errors.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ def locale_problems(prog, root: str | Path) -> list[Problem]:
             for ev, loc in log_calls(prog):
                 if "event-" + ev not in msgs:
                     out.append(Problem(loc, f"event {ev!r} has no text: add 'event-{ev}' to "
-                                            f"locales/en.yaml (the log would show its id)"))
+                                            f"locales/en.yaml (the log would show its id)",
+                                       severity="warning"))
         for key, pattern in msgs.items():
             msg, _ = parse_pattern(key, pattern)
             if msg is None:
@@ -49,8 +52,11 @@ def locale_problems(prog, root: str | Path) -> list[Problem]:
                 extra = scan(msg).vars - names
                 if extra:
                     has = ", ".join("$" + v for v in sorted(names)) or "nothing"
+                    # an event's text naming what the log call does not pass is a warning
+                    # (docs/translators.md); a card's or an action's is an error
                     out.append(Problem(at, f"{key!r} uses {', '.join('$' + v for v in sorted(extra))}, "
-                                           f"but {who} {has}"))
+                                           f"but {who} {has}",
+                                       severity="warning" if key.startswith("event-") else "error"))
     return out
 
 
