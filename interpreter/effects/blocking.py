@@ -9,7 +9,7 @@ answer into the frame and the next instruction goes on. Registered in builtins.T
 from __future__ import annotations
 
 from ..engine.decisions import act_options
-from .compile import SUSPEND, CheckError, _Jump
+from .compile import MAX_LOOP, SUSPEND, CheckError, _Jump
 from .types import accepts, elem, is_list, list_of, show
 
 
@@ -136,6 +136,7 @@ def stmt_act(comp, b, call, var, src, scope, code):
     (pf, _), gb, (optf, _) = bound
     group = _check_group(comp, gb, call, src)
     target = var or scope.hidden("act")
+    free_n = scope.hidden("free")
     actions = comp.p.actions
 
     def ins(st, fr):
@@ -152,6 +153,10 @@ def stmt_act(comp, b, call, var, src, scope, code):
     def again(st, fr):  # a free action asks the question again
         a = fr[2].get(target)
         if a is not None and actions[a].free:
+            n = fr[2][free_n] = fr[2].get(free_n, 0) + 1
+            if n > MAX_LOOP:  # an always-legal free action would ask forever
+                raise RuntimeError(f"free action {a!r} was taken more than {MAX_LOOP} times in one "
+                                   f"act(): a free action needs a cost or a limit (once_per_turn)")
             fr[1] = at
     comp.emit(code, again, src, call)
     return "str"
