@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import os
 import sys
 import time
 from pathlib import Path
 
+from .engine.faults import EffectRuntimeError
 from .engine.state import SPECTATOR
 from .errors import GrimoireError, Problem, RulesetError, format_problems, problems_json
 
@@ -26,16 +26,7 @@ def _print_problems(problems: list[Problem], fmt: str = "text") -> None:
         print(format_problems(problems), file=sys.stderr)
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write a file so that it is either the old or the whole new content, never half."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
+from .files import write_atomic  # noqa: E402  (commands import it from here)
 
 # ---- validate -----------------------------------------------------------------------------------
 
@@ -102,9 +93,14 @@ def _make_bot(kind: str, seed: int, game):
 
 
 def cmd_play(args) -> int:
+    from .engine.faults import EffectRuntimeError
+    from .files import OutputError, check_writable
     from .game import load
     from .i18n import Text
     try:
+        for out in (args.save, args.log):  # refused before a move is played, not after the game
+            if out:
+                check_writable(out)
         if args.load:
             from .saves import read_save
             loaded = read_save(args.load)
@@ -117,6 +113,12 @@ def cmd_play(args) -> int:
             names = args.names.split(",") if args.names else None
             st = game.new_game(seed=seed, players=n, names=names)
             seats = None
+    except OutputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except EffectRuntimeError as e:  # the setup itself fails
+        _print_problems([e.problem()])
+        return 1
     except RulesetError as e:
         _print_problems(e.problems)
         return 1
@@ -169,11 +171,16 @@ def cmd_play(args) -> int:
         flush_log()
     except (_Quit, KeyboardInterrupt, EOFError):
         print()
-        _write_save(save_path, game, st, seats, names, args.lang)
-        print(text.msg("cli-saved", {"file": str(save_path)}))
-        return 0
+        return 0 if _save(save_path, game, st, seats, names, args.lang, text) else 1
+    except EffectRuntimeError as e:  # a bug in the rules: where, in the author's words
+        _print_problems([e.problem()])
+        if args.save:  # the game as it was before the failing move is kept
+            _save(args.save, game, st, seats, names, args.lang, text)
+        return 1
     except GrimoireError as e:
         print(f"error: {e}", file=sys.stderr)
+        if args.save:
+            _save(args.save, game, st, seats, names, args.lang, text)
         return 1
     res = st.result or {}
     sides = ", ".join(text.msg("side-" + s, default=s) for s in res.get("sides", [])) or text.msg(
@@ -185,11 +192,16 @@ def cmd_play(args) -> int:
                                                           default=res.get("reason", "")).rstrip("."),
                                        "winners": winners, "decisions": len(st.history), "turns": st.turn})
     print(summary)
+    ok = True
     if args.log:
-        write_atomic(args.log, "\n".join(log_lines + [summary]) + "\n")
+        try:
+            write_atomic(args.log, "\n".join(log_lines + [summary]) + "\n")
+        except OutputError as e:
+            print(f"error: {e}", file=sys.stderr)
+            ok = False
     if args.save:
-        _write_save(args.save, game, st, seats, names, args.lang)
-    return 0
+        ok = _save(args.save, game, st, seats, names, args.lang, text) and ok
+    return 0 if ok else 1
 
 
 def _ask_human(st, p, text):
@@ -213,6 +225,9 @@ def _ask_human(st, p, text):
             return opts[int(raw) - 1].id
         if any(o.id == raw for o in opts):
             return raw
+        starts = [o.id for o in opts if raw and o.id.startswith(raw)]
+        if len(starts) == 1:  # for people, a unique prefix will do (the API takes exact ids)
+            return starts[0]
         print(text.msg("cli-ask-number", {"n": len(opts)}))
 
 
@@ -234,9 +249,21 @@ def _describe_view(st, p, v, text) -> str:
     return " | ".join(parts)
 
 
-def _write_save(path, game, st, seats, names, lang) -> None:
+def _save(path, game, st, seats, names, lang, text) -> bool:
+    """Save the game at path and say so; if path cannot be written, save it in the current
+    directory instead, so the game is never lost. False if neither could be written."""
+    from .files import OutputError
     from .saves import write_save
-    write_save(path, game, st, seats, lang, names)
+    fallback = f"{game.ruleset.id}.save.json"
+    for where in dict.fromkeys([str(path), fallback]):
+        try:
+            write_save(where, game, st, seats, lang, names)
+        except OutputError as e:
+            print(f"error: {e}", file=sys.stderr)
+            continue
+        print(text.msg("cli-saved", {"file": where}))
+        return where == str(path)
+    return False
 
 
 # ---- test -----------------------------------------------------------------------------------------
@@ -325,6 +352,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.fn(args) or 0)
     except RulesetError as e:
         _print_problems(e.problems)
+        return 1
+    except EffectRuntimeError as e:  # a rules bug found at run time: located, with its line
+        _print_problems([e.problem()])
         return 1
     except GrimoireError as e:
         print(f"error: {e}", file=sys.stderr)
