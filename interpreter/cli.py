@@ -40,9 +40,18 @@ def cmd_validate(args) -> int:
         return 1
     problems: list[Problem] = []
     extra = _validate_companions(game, problems)
+    warns = list(game.warnings) + [p for p in problems if p.severity == "warning"]
+    problems = [p for p in problems if p.severity != "warning"]
+    if args.strict:  # --strict: a warning is an error
+        problems += [Problem(w.loc, w.message, w.path) for w in warns]
+        warns = []
     if problems:
         _print_problems(problems, args.format)
         return 1
+    if warns and args.format == "text":
+        from .errors import format_problem
+        print("\n".join(format_problem(w) for w in warns), file=sys.stderr)
+        print(f"{len(warns)} warning{'s' if len(warns) != 1 else ''} (an error with --strict)", file=sys.stderr)
     ms = (time.perf_counter() - t0) * 1000
     p = game.program
     summary = (f"ok: {game.ruleset.id} {game.ruleset.version}: {len(p.card_def)} cards of "
@@ -309,6 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("path")
     v.add_argument("--variant", action="append", default=[])
     v.add_argument("--format", choices=["text", "json"], default="text")
+    v.add_argument("--strict", action="store_true", help="warnings are errors")
     v.set_defaults(fn=cmd_validate)
     p = sub.add_parser("play", help="play a game (all bots unless --seats says human)")
     p.add_argument("ruleset", nargs="?", default=None)
