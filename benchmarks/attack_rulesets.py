@@ -95,8 +95,8 @@ def main() -> None:
     for name, verdict in rows:
         if verdict != "located":
             print(f"  {verdict:10s} {name}")
-    print(f"{sum(counts.values())} cases: " + ", ".join(f"{k} {counts[k]}" for k in
-                                                        ("silent", "traceback", "hang", "python", "unlocated", "warned", "located")))
+    kinds = ("silent", "traceback", "hang", "python", "unlocated", "warned", "located")
+    print(f"{sum(counts.values())} cases: " + ", ".join(f"{k} {counts[k]}" for k in kinds))
     print(f"CPU {time.process_time() - t0:.1f} s")
 
 
