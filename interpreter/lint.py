@@ -19,13 +19,15 @@ from .errors import Loc, Problem
 _RETURN_OK = ("procedure", "hook")
 
 
-def _walk(node):
+def _walk(node, prune=()):
+    """Every node of a syntax tree; below a node of a `prune` type, nothing."""
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, A.Node):
             yield n
-            stack.extend(v for v in vars(n).values() if isinstance(v, (A.Node, list, tuple, dict)))
+            if not isinstance(n, prune):
+                stack.extend(v for v in vars(n).values() if isinstance(v, (A.Node, list, tuple, dict)))
         elif isinstance(n, (list, tuple)):
             stack.extend(n)
         elif isinstance(n, dict):
@@ -133,19 +135,7 @@ _LAZY = (A.IfExpr, A.BoolOp, A.Comprehension)  # parts of these may never be eva
 
 def _eager_calls(node):
     """Calls an expression or simple statement always makes (not under if/and/or/for)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, _LAZY):
-            continue
-        if isinstance(n, A.Node):
-            if isinstance(n, A.Call):
-                yield n
-            stack.extend(v for v in vars(n).values() if isinstance(v, (A.Node, list, tuple, dict)))
-        elif isinstance(n, (list, tuple)):
-            stack.extend(n)
-        elif isinstance(n, dict):
-            stack.extend(n.values())
+    return [n for n in _walk(node, _LAZY) if isinstance(n, A.Call)]
 
 
 def _stops(node) -> bool:

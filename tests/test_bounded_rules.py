@@ -6,34 +6,21 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from test_program import make as make_ruleset
 
-import interpreter
 from interpreter.engine import faults
 from interpreter.engine.flow import EffectRuntimeError
 from interpreter.errors import RulesetError
 
-BASE = """\
-ruleset: t
-version: "1"
-title: T
-players: {min: 2, max: 4}
-max_turns: 50
-counters:
-  n: {min: 0, max: 100000}
-  life: {per: player, min: 0, max: 10}
-zones:
-  deck: {visibility: hidden, holds: [c]}
-  hand: {per: player, visibility: owner}
-cards:
-  coin: {set: c, count: 10, props: {value: 1}}
-"""
+COUNTERS = """
+    counters:
+      n: {min: 0, max: 100000}
+      life: {per: player, min: 0, max: 10}
+    """
 
 
 def make(tmp_path, extra: str):
-    d = tmp_path / "rs"
-    d.mkdir(exist_ok=True)
-    (d / "ruleset.yaml").write_text(BASE + textwrap.dedent(extra))
-    return interpreter.load(d)
+    return make_ruleset(tmp_path, textwrap.dedent(COUNTERS) + textwrap.dedent(extra))
 
 
 RING = """
@@ -117,7 +104,7 @@ def test_run_time_errors_in_the_authors_words(tmp_path, stmt, words):
         st.apply("go")
     assert e.value.message.startswith(words)
     assert "Error" not in e.value.message and "NoneType" not in e.value.message
-    assert e.value.loc.line == 16  # the action's line in ruleset.yaml
+    assert e.value.loc.line == 17  # the action's line in ruleset.yaml
 
 
 def test_chain_names():
