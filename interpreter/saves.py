@@ -44,7 +44,7 @@ def save_text(game, st, seats=None, lang=None, names=None) -> str:
         p = Path(v)
         variants.append(str(p.resolve()) if p.is_file() else str(v))
     head = {"format": FORMAT, "version": VERSION, "ruleset": game.ruleset.id,
-            "ruleset_path": str(game.path), "ruleset_hash": game.program.rules_hash,
+            "ruleset_path": str(Path(game.path).resolve()), "ruleset_hash": game.program.rules_hash,
             "variants": variants, "seed": st.seed, "players": st.n}
     if names:
         head["names"] = list(names)
