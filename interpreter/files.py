@@ -1,6 +1,7 @@
 """Writing files so that nothing is ever half-written or left behind.
 
-Pipeline position: the outermost layer (saves, logs, reports, rendered pages). A file is
+Pipeline position: foundation (beside errors.py); any layer that writes a save, a log, a
+report or a rendered page uses it. A file is
 written to a temporary file beside it and renamed over it, so a reader sees the old content or
 the whole new one. The temporary file is removed if the write fails or is interrupted; one
 left by a process that was killed outright (SIGKILL, power loss) is removed by the next write

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .effects import ast as A
 from .effects.parse import EffectSyntaxError, parse
+from .effects.scope import Source
 from .errors import Loc, Problem
 
 # where `return` means something: procedures and card/location hooks have a caller
@@ -49,7 +50,6 @@ class _Unit:
             return None
 
     def loc(self, node) -> Loc:
-        from .effects.compile import Source
         return Source(self.doc, self.path).loc(node.line, node.col)
 
 
@@ -232,7 +232,6 @@ def _first_player(prog, out: list) -> None:
     for n in _walk(tree):
         if isinstance(n, A.Index) and isinstance(n.obj, A.Name) and n.obj.id == "players" \
                 and isinstance(n.index, A.Num) and not -rs.min_players <= n.index.value < rs.min_players:
-            from .effects.compile import Source
             out.append(Problem(Source(*to.where(("first",))).loc(n.line, n.col),
                                f"players[{n.index.value}] is not a player in a game of {rs.min_players}"
                                f"{'' if rs.min_players == rs.max_players else f' to {rs.max_players}'}"

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from interpreter import cli
+from interpreter.commands import play as play_command
 from interpreter.sim import commands as sim_commands
 
 
@@ -128,4 +129,4 @@ def test_the_terminal_takes_a_unique_prefix(monkeypatch, capsys):
     st = load("high_tide").new_game(seed=3, players=3)
     answers = iter(["", "dra"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
-    assert cli._ask_human(st, st.current_player(), Text(st.g.prog, "en")) == "draw_card"
+    assert play_command._ask_human(st, st.current_player(), Text(st.g.prog, "en")) == "draw_card"

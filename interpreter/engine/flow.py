@@ -10,8 +10,8 @@ ruleset says to skip), checking end conditions after every turn. Automatic game 
 
 from __future__ import annotations
 
-from ..effects.compile import SUSPEND
 from ..errors import GrimoireError
+from ..runtime.vm import SUSPEND
 from .faults import MAX_DEPTH, STEP_BUDGET, EffectRuntimeError, in_authors_words, over_budget, too_deep
 
 __all__ = ["EffectRuntimeError", "run", "run_sync"]

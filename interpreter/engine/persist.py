@@ -50,7 +50,6 @@ def state_to_json(st) -> dict:
 
 def state_from_json(game, data, file: str = "<save>"):
     """Rebuild a State from `state_to_json` output; refuse damaged or foreign saves."""
-    from .state import State
 
     def bad(msg):
         return RulesetError(Problem(Loc(file, 1, 1), msg))
@@ -72,7 +71,7 @@ def state_from_json(game, data, file: str = "<save>"):
         if not rs.min_players <= n <= rs.max_players:
             raise ValueError(f"{rs.id} is for {rs.min_players} to {rs.max_players} players, not {n}")
         table = game.table(n)
-        st = State.__new__(State)
+        st = table.blank_state()  # (persist sits below the State, which saves through it)
         st.g = table
         st.n = n
         st.zones = [[_int(c) for c in z] for z in _list(data["zones"])]

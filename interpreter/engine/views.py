@@ -10,6 +10,7 @@ search bot can sample a world it cannot tell apart from the real one.
 from __future__ import annotations
 
 from .decisions import player_id, value_id
+from .rng import Rng
 
 
 def _visible_counter(g, i: int, p: int) -> bool:
@@ -58,7 +59,6 @@ def view(st, p: int) -> dict:
 
 def determinize(st, p: int, rng) -> object:
     """A full state p cannot tell apart from st: unseen cards re-dealt, the future re-seeded."""
-    from .rng import Rng
     s = st.clone()
     s._unshare()
     bit = 1 << p

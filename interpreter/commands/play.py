@@ -1,0 +1,215 @@
+"""`grimoire play`: a game at the terminal, human seats and bots, saved on quit.
+
+Pipeline position: commands (registered by cli.py). Humans see their own view only; every
+mistake (an unknown seat kind, a damaged save file, a path that cannot be written) is a message
+and an exit code, never a traceback, and no game is lost: `--save` and `--log` are checked
+before the first move, and a rules error mid-game saves the game as it was before the
+failing move. A save is read back by replaying its decisions (`saves.py`).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..engine.faults import EffectRuntimeError
+from ..engine.state import SPECTATOR
+from ..errors import GrimoireError, RulesetError
+from ..files import OutputError, check_writable, write_atomic
+from ..saves import read_save, write_save
+from .output import print_problems as _print_problems
+
+
+def register(sub) -> None:
+    """Add the command to the `grimoire` subparsers."""
+    p = sub.add_parser("play", help="play a game (all bots unless --seats says human)")
+    p.add_argument("ruleset", nargs="?", default=None)
+    p.add_argument("--players", type=int)
+    p.add_argument("--seats", help="comma-separated: human, random or mcts per seat")
+    p.add_argument("--bots", default="random", choices=["random", "mcts"], help="bot for unnamed seats")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--lang", default="en", choices=["en", "ru", "pl", "pt"])
+    p.add_argument("--save")
+    p.add_argument("--load")
+    p.add_argument("--log")
+    p.add_argument("--names", help="comma-separated card ids naming the seats (e.g. characters)")
+    p.add_argument("--variant", action="append", default=[])
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(fn=cmd_play)
+
+
+class _Quit(Exception):
+    pass
+
+
+def _make_bot(kind: str, seed: int, game):
+    from ..bots import make_bot
+    return make_bot(kind, seed, game)
+
+
+def cmd_play(args) -> int:
+    from ..game import load
+    from ..i18n import Text
+    try:
+        for out in (args.save, args.log):  # refused before a move is played, not after the game
+            if out:
+                check_writable(out)
+        if args.load:
+            loaded = read_save(args.load)
+            game, st, seats, names = loaded.game, loaded.state, loaded.seats, loaded.names
+            seed = st.seed
+        else:
+            game = load(args.ruleset, args.variant)
+            n = args.players or game.ruleset.min_players
+            seed = args.seed if args.seed is not None else 1
+            names = args.names.split(",") if args.names else None
+            st = game.new_game(seed=seed, players=n, names=names)
+            seats = None
+    except OutputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except EffectRuntimeError as e:  # the setup itself fails
+        _print_problems([e.problem()])
+        return 1
+    except RulesetError as e:
+        _print_problems(e.problems)
+        return 1
+    n = st.n
+    if args.seats:
+        seats = [s.strip() for s in args.seats.split(",")]
+        if len(seats) == 1:
+            seats = seats * n
+    if not seats:
+        seats = [args.bots] * n
+    if len(seats) != n:
+        print(f"error: --seats names {len(seats)} seats but the game has {n} players", file=sys.stderr)
+        return 2
+    for s in seats:
+        if s not in ("human", "random", "mcts"):
+            print(f"error: unknown seat kind {s!r} (human, random or mcts)", file=sys.stderr)
+            return 2
+    text = Text(game.program, args.lang)
+    humans = [i for i, s in enumerate(seats) if s == "human"]
+    viewer = humans[0] if len(humans) == 1 else None
+    bots = {i: _make_bot(s, seed * 1000 + i, game) for i, s in enumerate(seats) if s != "human"}
+    printed = len(st.log) if args.load else 0
+    log_lines: list[str] = []
+    save_path = args.save or f"{game.ruleset.id}.save.json"
+
+    def flush_log():
+        nonlocal printed
+        for e in st.log[printed:]:
+            visible = bool(e[3] & (SPECTATOR if viewer is None else 1 << viewer))
+            if visible:
+                line = text.event(st, e)
+                log_lines.append(line)
+                if not args.quiet:
+                    print(line)
+        printed = len(st.log)
+
+    try:
+        while not st.is_over():
+            flush_log()
+            p = st.current_player()
+            if seats[p] == "human":
+                opt = _ask_human(st, p, text)
+            else:
+                opt = bots[p].choose(st)
+            nxt = st.apply(opt)
+            if not nxt:
+                print(text.msg("cli-refused", {"message": nxt.message}), file=sys.stderr)
+                continue
+            st = nxt
+        flush_log()
+    except (_Quit, KeyboardInterrupt, EOFError):
+        print()
+        return 0 if _save(save_path, game, st, seats, names, args.lang, text) else 1
+    except EffectRuntimeError as e:  # a bug in the rules: where, in the author's words
+        _print_problems([e.problem()])
+        if args.save:  # the game as it was before the failing move is kept
+            _save(args.save, game, st, seats, names, args.lang, text)
+        return 1
+    except GrimoireError as e:
+        print(f"error: {e}", file=sys.stderr)
+        if args.save:
+            _save(args.save, game, st, seats, names, args.lang, text)
+        return 1
+    res = st.result or {}
+    sides = ", ".join(text.msg("side-" + s, default=s) for s in res.get("sides", [])) or text.msg(
+        "nobody", default="nobody")
+    players = ", ".join(text.player(st, w) for w in res.get("winners", []))
+    winners = text.msg("winners", {"sides": sides}, default="winners: " + sides) + (
+        f" ({players})" if players else "")
+    summary = text.msg("cli-summary", {"reason": text.msg("end-" + res.get("reason", ""),
+                                                          default=res.get("reason", "")).rstrip("."),
+                                       "winners": winners, "decisions": len(st.history), "turns": st.turn})
+    print(summary)
+    ok = True
+    if args.log:
+        try:
+            write_atomic(args.log, "\n".join(log_lines + [summary]) + "\n")
+        except OutputError as e:
+            print(f"error: {e}", file=sys.stderr)
+            ok = False
+    if args.save:
+        ok = _save(args.save, game, st, seats, names, args.lang, text) and ok
+    return 0 if ok else 1
+
+
+def _ask_human(st, p, text):
+    from ..engine.views import view
+    v = view(st, p)
+    print()
+    print(f"[{text.player(st, p)}] " + _describe_view(st, p, v, text))
+    opts = st.options()
+    pend = st.pending
+    print(text.prompt(st, pend))
+    for i, o in enumerate(opts, 1):
+        print(f"  {i:2d}. {text.option(st, o)}  [{o.id}]")
+    while True:
+        try:
+            raw = input("> ").strip()
+        except EOFError:
+            raise _Quit() from None
+        if raw in ("q", "quit", "save"):
+            raise _Quit()
+        if raw.isdigit() and 1 <= int(raw) <= len(opts):
+            return opts[int(raw) - 1].id
+        if any(o.id == raw for o in opts):
+            return raw
+        starts = [o.id for o in opts if raw and o.id.startswith(raw)]
+        if len(starts) == 1:  # for people, a unique prefix will do (the API takes exact ids)
+            return starts[0]
+        print(text.msg("cli-ask-number", {"n": len(opts)}))
+
+
+def _describe_view(st, p, v, text) -> str:
+    g = st.g
+    parts = []
+    me_id = v["you"]
+    for key, cards in v["zones"].items():
+        if key.endswith("@" + me_id) and cards:
+            zname = key.split("@")[0]
+            names = [text.card_name(g.prog.card_index[c]) if c else "?" for c in cards]
+            parts.append(f"{text.msg('zone-' + zname, default=zname)}: {', '.join(names)}")
+    ctrs = [f"{text.msg('counter-' + k.split('@')[0], default=k.split('@')[0])} {val}"
+            for k, val in v["counters"].items() if k.endswith("@" + me_id) or "@" not in k]
+    if ctrs:
+        parts.append("; ".join(ctrs))
+    if st.at[p] is not None:
+        parts.append(f"@ {text.value(st, st.at[p], 'loc')}")
+    return " | ".join(parts)
+
+
+def _save(path, game, st, seats, names, lang, text) -> bool:
+    """Save the game at path and say so; if path cannot be written, save it in the current
+    directory instead, so the game is never lost. False if neither could be written."""
+    fallback = f"{game.ruleset.id}.save.json"
+    for where in dict.fromkeys([str(path), fallback]):
+        try:
+            write_save(where, game, st, seats, lang, names)
+        except OutputError as e:
+            print(f"error: {e}", file=sys.stderr)
+            continue
+        print(text.msg("cli-saved", {"file": where}))
+        return where == str(path)
+    return False
