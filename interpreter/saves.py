@@ -125,7 +125,9 @@ def _load_game(data: dict, load):
         game = load(src, data.get("variants") or [])
     except RulesetError as e:
         if len(e.problems) == 1 and e.problems[0].loc.line == 0:  # not found: say it here
-            raise _Refused(("ruleset",), f"cannot load the rules of this game: {e.problems[0].message}") from None
+            p = e.problems[0]
+            where = ("variants",) if p.message.startswith("variant") else ("ruleset",)
+            raise _Refused(where, f"cannot load the rules of this game: {p.loc.file}: {p.message}") from None
         raise  # the rules themselves are broken: their own located problems
     if game.ruleset.id != data["ruleset"]:
         raise _Refused(("ruleset",), f"this save is a game of {data['ruleset']!r}, but {src} holds "
