@@ -9,7 +9,9 @@ EffectRuntimeError at the ruleset line that failed, naming the chain of procedur
 there, in the language's terms (`none`, a number, text, a player), never Python's
 (`TypeError: ... 'NoneType' and 'int'`).
 
-The limits cost nothing per instruction: the loop counts only when the top frame changes.
+The limits cost nothing per instruction: the loop counts only when the top frame changes, and
+looks at the budget and the depth only after QUICK_STEPS changes since the last decision
+(nesting deeper than MAX_DEPTH takes more changes than that).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from ..errors import GrimoireError, Loc, Problem, source_line
 
 MAX_DEPTH = 200  # frames on the stack (shipped games: at most 9 deep at a decision)
 STEP_BUDGET = 200_000  # frame changes between two decisions (shipped games: at most 134 measured)
+QUICK_STEPS = 64  # below this many steps the loop checks nothing more (the stack is shallower)
 
 
 class EffectRuntimeError(GrimoireError):

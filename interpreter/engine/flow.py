@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..errors import GrimoireError
 from ..runtime.vm import SUSPEND
-from .faults import MAX_DEPTH, STEP_BUDGET, EffectRuntimeError, in_authors_words, over_budget, too_deep
+from .faults import MAX_DEPTH, QUICK_STEPS, STEP_BUDGET, EffectRuntimeError, in_authors_words, over_budget, too_deep
 
 __all__ = ["EffectRuntimeError", "run", "run_sync"]
 
@@ -63,7 +63,8 @@ def run(st) -> None:
             advance(st)
             continue
         steps += 1
-        if steps > STEP_BUDGET or len(stack) > MAX_DEPTH:
+        # one comparison per frame change: nesting MAX_DEPTH deep takes more steps than this
+        if steps > QUICK_STEPS and (steps > STEP_BUDGET or len(stack) > MAX_DEPTH):
             raise over_budget(st, codes) if steps > STEP_BUDGET else too_deep(st, codes)
         if st.names_pending and st.phase == "setup":
             _apply_names(st)
