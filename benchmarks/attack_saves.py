@@ -11,6 +11,8 @@ repository's tests/savefuzz.py, so two versions meet the same attacks. Categorie
   quoted        refused, but the message printed lines of the save file
   refused       refused in located lines that do not quote the file
   same          loaded the very game that was saved (a harmless edit)
+With --cli, a loaded mutant is also played to its end by `grimoire play --load` (random bots),
+and a traceback there counts as a traceback (the issue counted tracebacks this way).
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mutants", type=int, default=40, help="random mutants per save")
     ap.add_argument("--interpreter", help="import the interpreter package from this checkout")
+    ap.add_argument("--cli", action="store_true", help="also run `grimoire play --load` on each loaded "
+                    "mutant to the end (random bots), counting tracebacks there")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "tests"))
     sys.path.insert(0, args.interpreter or str(ROOT))
@@ -79,7 +83,18 @@ def main() -> None:
                 traceback.print_exc()
             return "traceback"
         got = json.loads(json.dumps(loaded.state.to_json()))
-        return "same" if got == original else "lie"
+        verdict = "same" if got == original else "lie"
+        if args.cli:  # as a user would: play the loaded game on to its end
+            import contextlib
+            import io
+
+            from interpreter import cli
+            try:
+                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                    cli.main(["play", "--load", str(f), "--quiet"])
+            except Exception:  # noqa: BLE001 - what we count
+                return "traceback"
+        return verdict
 
     t0 = time.process_time()
     rng = random.Random(2026)
