@@ -13,9 +13,11 @@ from __future__ import annotations
 import difflib
 
 from ..runtime.options import act_options
-from ..runtime.vm import MAX_LOOP, SUSPEND, Jump
+from ..runtime.vm import SUSPEND, Jump
 from .scope import CheckError
 from .types import elem, is_list, list_of, show
+
+MAX_FREE = 1_000  # free actions taken in one act(): more is a free action with no cost or limit
 
 
 def _ident(bound_item) -> str:
@@ -158,8 +160,8 @@ def stmt_act(comp, b, call, var, src, scope, code):
         a = fr[2].get(target)
         if a is not None and actions[a].free:
             n = fr[2][free_n] = fr[2].get(free_n, 0) + 1
-            if n > MAX_LOOP:  # an always-legal free action would ask forever
-                raise RuntimeError(f"free action {a!r} was taken more than {MAX_LOOP} times in one "
+            if n > MAX_FREE:  # an always-legal free action would ask forever
+                raise RuntimeError(f"free action {a!r} was taken more than {MAX_FREE} times in one "
                                    f"act(): a free action needs a cost or a limit (once_per_turn)")
             fr[1] = at
     comp.emit(code, again, src, call)
