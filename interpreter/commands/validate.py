@@ -37,7 +37,8 @@ def cmd_validate(args) -> int:
         return 1
     problems: list[Problem] = []
     extra = _validate_companions(game, problems)
-    warns = list(game.warnings) + [p for p in problems if p.severity == "warning"]
+    from ..effects.hidden import hidden_asking
+    warns = hidden_asking(game.program) + list(game.warnings) + [p for p in problems if p.severity == "warning"]
     problems = [p for p in problems if p.severity != "warning"]
     if args.strict:  # --strict: a warning is an error
         problems += [Problem(w.loc, w.message, w.path) for w in warns]
@@ -55,7 +56,8 @@ def cmd_validate(args) -> int:
                f"{len(p.counter_defs)} counters, {len(p.actions)} actions, {len(p.codes)} code units; "
                f"{extra}; in {ms:.0f} ms")
     if args.format == "json":
-        print(json.dumps({"ok": True, "summary": summary, "errors": []}))
+        print(json.dumps({"ok": True, "summary": summary, "errors": [],
+                          "warnings": [w.to_dict() for w in warns]}))
     else:
         print(summary)
     return 0
@@ -67,9 +69,10 @@ def _validate_companions(game, problems: list[Problem]) -> str:
     root = Path(game.path)
     counts = {}
     from ..validate import validate_doc
-    for sub, schema in (("locales", "locale"), ("variants", "variant"), ("scenarios", "scenario")):
+    for sub, schema in (("locales", "locale"), ("variants", "variant"), ("scenarios", "scenario"),
+                        ("scenarios/fixtures", "fixture")):
         files = sorted((root / sub).glob("*.yaml")) if (root / sub).is_dir() else []
-        counts[sub] = len(files)
+        counts[sub.rsplit("/", 1)[-1]] = len(files)
         for f in files:
             try:
                 doc = load_yaml(f)
@@ -83,4 +86,7 @@ def _validate_companions(game, problems: list[Problem]) -> str:
         if not problems:
             from ..locale_lint import locale_problems
             problems.extend(locale_problems(game.program, root))
-    return ", ".join(f"{n} {k}" for k, n in counts.items())
+    from ..authoring.variant_set import variant_problems
+    found, checked = variant_problems(root)
+    problems.extend(found)
+    return ", ".join(f"{n} {k}" for k, n in counts.items()) + f" ({checked} variant sets compiled)"
