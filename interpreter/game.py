@@ -18,6 +18,7 @@ from .load import load_ruleset_files
 from .model import Ruleset, build_ruleset
 from .overlay import apply_variants, load_variant
 from .program import Program
+from .tabletop.spec import table_problems
 from .validate import validate_ruleset_docs
 
 REPO = Path(__file__).resolve().parent.parent
@@ -113,6 +114,7 @@ def load(path: str | Path, variants: list | None = None) -> Game:
     prog = Program(rs)
     errs.extend(prog.compile())
     _check_start_zones(prog, errs)
+    errs.extend(table_problems(prog))
     errs.raise_if_any()
     from .lint import lint_problems
     lint = lint_problems(prog)
@@ -134,6 +136,7 @@ def compile_problems(docs, root: str = "") -> list[Problem]:
     errs = Collector()
     errs.extend(prog.compile())
     _check_start_zones(prog, errs)
+    errs.extend(table_problems(prog))
     return errs.problems
 
 
