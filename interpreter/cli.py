@@ -16,6 +16,7 @@ import sys
 from .commands import play, test, validate
 from .commands.cli_text import cli_language, cli_text, install_argparse_words, localize
 from .commands.output import print_problems as _print_problems
+from .engine.faults import EffectRuntimeError
 from .errors import GrimoireError, RulesetError
 
 
@@ -55,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.fn(args) or 0)
     except RulesetError as e:
         _print_problems(e.problems)
+        return 1
+    except EffectRuntimeError as e:  # a rules bug found at run time: located, with its line
+        _print_problems([e.problem()])
         return 1
     except GrimoireError as e:
         print(cli_text(lang, "cli-error", {"message": str(e)}), file=sys.stderr)

@@ -51,6 +51,7 @@ class Game:
         self.path = path
         self.variants = variants
         self.timings = timings
+        self.warnings: list[Problem] = []  # well-formed mistakes the docs allow (validate --strict)
         self._tables: dict[int, Table] = {}
 
     def table(self, n: int) -> Table:
@@ -115,9 +116,15 @@ def load(path: str | Path, variants: list | None = None) -> Game:
     _check_start_zones(prog, errs)
     errs.extend(table_problems(prog))
     errs.raise_if_any()
+    from .lint import lint_problems
+    lint = lint_problems(prog)
+    errs.extend([p for p in lint if p.severity != "warning"])
+    errs.raise_if_any()
     t3 = time.perf_counter()
-    return Game(rs, prog, root, [str(v) for v in variants or []],
+    game = Game(rs, prog, root, [str(v) for v in variants or []],
                 {"load": t1 - t0, "validate": t2 - t1, "compile": t3 - t2, "total": t3 - t0})
+    game.warnings = [p for p in lint if p.severity == "warning"]  # validate shows them
+    return game
 
 
 def compile_problems(docs, root: str = "") -> list[Problem]:

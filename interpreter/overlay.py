@@ -46,6 +46,7 @@ def apply_variants(rs: Ruleset, docs: list[Doc]) -> list[Problem]:
     """Apply variant documents to rs in order; return the problems found."""
     errs = Collector()
     applied: list[str] = []
+    base_params = set(rs.params)
     for doc in docs:
         data = doc.data if isinstance(doc.data, dict) else {}
         vid = str(data.get("variant", Path(doc.path).stem))
@@ -82,6 +83,8 @@ def apply_variants(rs: Ruleset, docs: list[Doc]) -> list[Problem]:
         applied.append(vid)
     rs.variants = applied
     rs.data = rebuild_data(rs)
+    from .variant_schema import variant_problems
+    errs.extend(variant_problems(rs, docs, base_params))
     return errs.problems
 
 

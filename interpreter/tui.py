@@ -176,4 +176,7 @@ def ask(st, p: int, text, quit_exc: type[Exception], console: Console | None = N
             return opts[int(raw) - 1]["id"]
         if any(o["id"] == raw for o in opts):
             return raw
+        starts = [o["id"] for o in opts if raw and o["id"].startswith(raw)]
+        if len(starts) == 1:  # for people, a unique prefix will do (the API takes exact ids)
+            return starts[0]
         print(text.msg("cli-ask-number", {"n": len(opts)}), file=sys.stdout)

@@ -1,20 +1,22 @@
 """`grimoire play`: a game at the terminal, human seats and bots, saved on quit.
 
 Pipeline position: commands (registered by cli.py). Humans see their own view only; every
-mistake (an unknown seat kind, a damaged save file) is a message and an exit code, never a
-traceback.
+mistake (an unknown seat kind, a damaged save file, a path that cannot be written) is a message
+and an exit code, never a traceback, and no game is lost: `--save` and `--log` are checked
+before the first move, and a rules error mid-game saves the game as it was before the
+failing move. A save is read back by replaying its decisions (`saves.py`).
 """
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 
+from ..engine.faults import EffectRuntimeError
 from ..engine.state import SPECTATOR
-from ..errors import GrimoireError, Loc, Problem, RulesetError
-from ..files import write_atomic
+from ..errors import GrimoireError, RulesetError
+from ..files import OutputError, check_writable, write_atomic
 from ..languages import lang_code
+from ..saves import read_save, write_save
 from ..tui import ask
 from .output import print_problems as _print_problems
 
@@ -57,13 +59,13 @@ def cmd_play(args) -> int:
     from ..game import load
     from ..i18n import Text
     try:
+        for out in (args.save, args.log):  # refused before a move is played, not after the game
+            if out:
+                check_writable(out)
         if args.load:
-            save = _read_save(args.load)
-            game = load(save["ruleset_path"] if Path(save.get("ruleset_path", "")).is_dir() else save["ruleset"],
-                        save.get("variants") or [])
-            st = game.state_from_json(save["state"], args.load)
-            seats = save.get("seats")
-            seed = save.get("seed", 0)
+            loaded = read_save(args.load)
+            game, st, seats, names = loaded.game, loaded.state, loaded.seats, loaded.names
+            seed = st.seed
         else:
             game = load(args.ruleset, args.variant)
             n = args.players or game.ruleset.min_players
@@ -71,6 +73,12 @@ def cmd_play(args) -> int:
             names = args.names.split(",") if args.names else None
             st = game.new_game(seed=seed, players=n, names=names)
             seats = None
+    except OutputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except EffectRuntimeError as e:  # the setup itself fails
+        _print_problems([e.problem()])
+        return 1
     except RulesetError as e:
         _print_problems(e.problems)
         return 1
@@ -130,11 +138,16 @@ def cmd_play(args) -> int:
         flush_log()
     except (_Quit, KeyboardInterrupt, EOFError):
         print()
-        _write_save(save_path, game, st, seats, seed, args.lang)
-        print(text.msg("cli-saved", {"file": str(save_path)}))
-        return 0
+        return 0 if _save(save_path, game, st, seats, names, args.lang, text) else 1
+    except EffectRuntimeError as e:  # a bug in the rules: where, in the author's words
+        _print_problems([e.problem()])
+        if args.save:  # the game as it was before the failing move is kept
+            _save(args.save, game, st, seats, names, args.lang, text)
+        return 1
     except GrimoireError as e:
         print(text_of(args, "cli-error", {"message": str(e)}), file=sys.stderr)
+        if args.save:
+            _save(args.save, game, st, seats, names, args.lang, text)
         return 1
     res = st.result or {}
     sides = ", ".join(text.msg("side-" + s, default=s) for s in res.get("sides", [])) or text.msg(
@@ -147,38 +160,32 @@ def cmd_play(args) -> int:
     summary = text.msg("cli-summary", {"reason": reason, "winners": winners, "decisions": len(st.history),
                                        "turns": st.turn})
     print(summary)
+    ok = True
     if args.log:
-        write_atomic(args.log, "\n".join(log_lines + [summary]) + "\n")
+        try:
+            write_atomic(args.log, "\n".join(log_lines + [summary]) + "\n")
+        except OutputError as e:
+            print(f"error: {e}", file=sys.stderr)
+            ok = False
     if args.save:
-        _write_save(args.save, game, st, seats, seed, args.lang)
-    return 0
+        ok = _save(args.save, game, st, seats, names, args.lang, text) and ok
+    return 0 if ok else 1
 
 
 def _ask_human(st, p, text):
     return ask(st, p, text, _Quit)  # the table drawn from p's view, then the numbered options
 
 
-def _write_save(path, game, st, seats, seed, lang) -> None:
-    data = {"format": "grimoire-save", "version": 1, "ruleset": game.ruleset.id,
-            "ruleset_path": str(game.path), "ruleset_hash": game.ruleset.hash,
-            "variants": list(game.variants), "seed": seed, "players": st.n, "seats": seats, "lang": lang,
-            "decisions": list(st.history), "state": st.to_json()}
-    write_atomic(path, json.dumps(data, ensure_ascii=False))
-
-
-def _read_save(path) -> dict:
-    p = Path(path)
-    try:
-        raw = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise RulesetError(Problem(Loc(str(path), 0, 0), f"cannot read the save file: {e.strerror}")) from None
-    except UnicodeDecodeError:
-        raise RulesetError(Problem(Loc(str(path), 1, 1), "the save file is not UTF-8 text")) from None
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as e:
-        raise RulesetError(Problem(Loc(str(path), e.lineno, e.colno),
-                                   f"the save file is not valid JSON: {e.msg}")) from None
-    if not isinstance(data, dict) or data.get("format") != "grimoire-save" or "state" not in data:
-        raise RulesetError(Problem(Loc(str(path), 1, 1), "not a Grimoire save file"))
-    return data
+def _save(path, game, st, seats, names, lang, text) -> bool:
+    """Save the game at path and say so; if path cannot be written, save it in the current
+    directory instead, so the game is never lost. False if neither could be written."""
+    fallback = f"{game.ruleset.id}.save.json"
+    for where in dict.fromkeys([str(path), fallback]):
+        try:
+            write_save(where, game, st, seats, lang, names)
+        except OutputError as e:
+            print(f"error: {e}", file=sys.stderr)
+            continue
+        print(text.msg("cli-saved", {"file": where}))
+        return where == str(path)
+    return False

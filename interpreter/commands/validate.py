@@ -1,7 +1,9 @@
 """`grimoire validate`: check a ruleset and the locales, variants and scenarios beside it.
 
 Pipeline position: commands (registered by cli.py). Loading is the check: every problem of
-the ruleset and its variants is printed at once, located, with a non-zero exit code.
+the ruleset and its variants is printed at once, located, with a non-zero exit code. A
+mistake the docs allow (an action nothing offers, an event with no English text) is a
+warning: printed, exit code 0, and an error with --strict.
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ def cmd_validate(args) -> int:
     problems: list[Problem] = []
     extra = _validate_companions(game, problems)
     from ..effects.hidden import hidden_asking
-    warns = hidden_asking(game.program)
+    warns = hidden_asking(game.program) + list(game.warnings) + [p for p in problems if p.severity == "warning"]
+    problems = [p for p in problems if p.severity != "warning"]
     if args.strict:  # --strict: a warning is an error
         problems += [Problem(w.loc, w.message, w.path) for w in warns]
         warns = []
@@ -80,6 +83,9 @@ def _validate_companions(game, problems: list[Problem]) -> str:
     if (root / "locales").is_dir():
         from ..i18n import fluent_problems
         problems.extend(fluent_problems(root))
+        if not problems:
+            from ..locale_lint import locale_problems
+            problems.extend(locale_problems(game.program, root))
     from ..authoring.variant_set import variant_problems
     found, checked = variant_problems(root)
     problems.extend(found)

@@ -18,6 +18,8 @@ from .procedures import note_call_types
 from .scope import CheckError
 from .types import elem, is_list, list_of, show
 
+MAX_FREE = 1_000  # free actions taken in one act(): more is a free action with no cost or limit
+
 
 def _ident(bound_item) -> str:
     """The word written for an `ident` parameter (a bare name, not evaluated)."""
@@ -141,6 +143,7 @@ def stmt_act(comp, b, call, var, src, scope, code):
     (pf, _), gb, (optf, _) = bound
     group = _check_group(comp, gb, call, src)
     target = var or scope.hidden("act")
+    free_n = scope.hidden("free")
     actions = comp.p.actions
 
     def ins(st, fr):
@@ -157,6 +160,10 @@ def stmt_act(comp, b, call, var, src, scope, code):
     def again(st, fr):  # a free action asks the question again
         a = fr[2].get(target)
         if a is not None and actions[a].free:
+            n = fr[2][free_n] = fr[2].get(free_n, 0) + 1
+            if n > MAX_FREE:  # an always-legal free action would ask forever
+                raise RuntimeError(f"free action {a!r} was taken more than {MAX_FREE} times in one "
+                                   f"act(): a free action needs a cost or a limit (once_per_turn)")
             fr[1] = at
     comp.emit(code, again, src, call)
     return "str"

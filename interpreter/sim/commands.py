@@ -9,6 +9,7 @@ the reports are written for them, marked interrupted.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 import time
 from contextlib import closing
@@ -101,8 +102,15 @@ def cmd_simulate(args) -> int:
     if args.sweep:  # a mistake in it is reported before anything is written
         param, values = parse_sweep(args.sweep)
         base = base_value(rs, param, players)
+    if args.backend == "ray" and not have_ray():
+        err.print("error: --backend ray needs Ray, which is not installed: pip install 'grimoire[ray]' "
+                  "(or leave out --backend to use local processes)", soft_wrap=True, markup=False)
+        return 2
     out = Path(args.out) if args.out else fresh_out(f"simulate-{rs.id}")
-    out.mkdir(parents=True, exist_ok=True)
+    problem = _check_out(out)  # before any game is played: a game is never lost to a bad path
+    if problem:
+        err.print(f"error: {problem}", soft_wrap=True, markup=False)
+        return 2
     names = (rs.id, run_name(rs.id, args.variant))  # tables and charts name runs by their rules
     specs = {names[1]: SimSpec(ruleset, tuple(args.variant), **common)}
     if args.compare:
@@ -156,6 +164,27 @@ def cmd_simulate(args) -> int:
         err.print(w, soft_wrap=True, markup=False)
     out_console.print(f"wrote {', '.join(str(p) for p in paths)} and {out / 'games.jsonl'}")
     return 130 if interrupted else 0
+
+
+def have_ray() -> bool:
+    """Ray is installed (the optional extra `grimoire[ray]`)."""
+    return importlib.util.find_spec("ray") is not None
+
+
+def _check_out(out: Path) -> str | None:
+    """Why the results cannot be written to directory `out` (None if they can)."""
+    from ..files import OutputError, check_writable
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        return f"--out {out} is a file, not a directory"
+    except OSError as e:
+        return f"cannot create --out directory {out}: {e.strerror or e}"
+    try:
+        check_writable(out / "games.jsonl")
+    except OutputError as e:
+        return str(e)
+    return None
 
 
 def _check_scenario(args, game):

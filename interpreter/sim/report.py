@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from pathlib import Path
 
 CSV_FIELDS = ["run", "index", "seed", "players", "bots", "winners", "sides", "reason",
@@ -19,12 +18,8 @@ CSV_FIELDS = ["run", "index", "seed", "players", "bots", "winners", "sides", "re
 
 def write_atomic_bytes(path: Path, data: bytes) -> None:
     """Write a file so that it holds either its old content or all the new content."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    from ..files import write_atomic
+    write_atomic(path, data)
 
 
 class GameLog:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import signal
 import socket
 import sys
-from pathlib import Path
 
 from ..errors import GrimoireError, RulesetError, format_problems
 from ..languages import lang_code, require_language
@@ -31,17 +30,15 @@ def parse_seats(spec: str | None, n: int, default: str = "random") -> list[str]:
 
 def build_room(args):
     """The room of a `serve` command line: a new game, or the game of --load."""
-    from ..commands.play import _read_save
     from ..game import load
+    from ..saves import read_save
     from .room import Room
-    if args.load:
-        save = _read_save(args.load)
-        root = save.get("ruleset_path") if Path(save.get("ruleset_path", "")).is_dir() else save["ruleset"]
-        game = load(root, save.get("variants") or [])
-        st = game.state_from_json(save["state"], args.load)
-        seed = save.get("seed", 0)
-        seats = parse_seats(args.seats, st.n) if args.seats else list(save.get("seats") or parse_seats(None, st.n))
-        lang = args.lang or save.get("lang") or "en"
+    if args.load:  # replayed from its decisions: a save that does not replay is refused
+        loaded = read_save(args.load)
+        game, st = loaded.game, loaded.state
+        seed = st.seed
+        seats = parse_seats(args.seats, st.n) if args.seats else list(loaded.seats or parse_seats(None, st.n))
+        lang = args.lang or loaded.lang or "en"
     else:
         game = load(args.ruleset, args.variant)
         seed = args.seed if args.seed is not None else 1

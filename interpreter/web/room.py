@@ -157,9 +157,9 @@ class Room:
 
     def save(self, path: str | Path | None = None) -> Path:
         """Write the game to a save file `grimoire play --load` and `serve --load` read."""
-        from ..commands.play import _write_save
+        from ..saves import write_save
         path = Path(path) if path else self.save_path
-        _write_save(path, self.game, self.state, self.seats, self.seed, self.lang)
+        write_save(path, self.game, self.state, self.seats, self.lang)
         return path
 
 
