@@ -18,6 +18,7 @@ from .load import Doc, load_yaml
 from .model import SECTIONS_BY_ID, SECTIONS_LIST, Item, Ruleset
 from .validate import validate_doc
 from .variant_checks import changes_nothing, comparable, unchanged_merges
+from .variant_texts import apply_texts
 
 SINGLE = ("setup", "turn", "side_of", "turn_order", "evaluate", "search", "stats")
 _MISSING = object()
@@ -75,6 +76,7 @@ def apply_variants(rs: Ruleset, docs: list[Doc]) -> list[Problem]:
             _merge_section(rs, doc, sec, patch, errs)
         for i, op in enumerate(data.get("patch") or []):
             _patch_op(rs, doc, i, op, errs)
+        apply_texts(rs, doc, errs)
         if len(errs.problems) == seen and not data.get("locales") and comparable(rebuild_data(rs)) == before:
             errs.extend([changes_nothing(doc)])
         applied.append(vid)

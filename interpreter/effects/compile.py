@@ -56,14 +56,14 @@ class Compiler(NamesMixin, ExpressionsMixin, CoercionMixin, StatementsMixin, Fus
         """The source fragment of a compiled expression."""
         return frag(self.namer, fn)
 
+    def recover(self, node, src: Source, scope: Scope) -> None:
+        """After a mistake in `node`, record the other mistakes of its parts too."""
+        recover(self, node, src, scope, CheckError)
+
     def problem(self, src: Source, node, message: str) -> None:
         line = getattr(node, "line", 1) or 1
         col = getattr(node, "col", 1) or 1
         self.errs.add(src.loc(line, col), message)
-
-    def recover(self, node, src: Source, scope: Scope) -> None:
-        """After a mistake in `node`, record the other mistakes of its parts too."""
-        recover(self, node, src, scope, CheckError)
 
     def parse(self, text, src: Source, start="block"):
         if not isinstance(text, str):

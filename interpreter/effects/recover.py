@@ -19,7 +19,7 @@ _EXPR = (A.Num, A.Str, A.Const, A.Name, A.Call, A.Attr, A.Index, A.ListExpr, A.C
          A.BinOp, A.BoolOp, A.Not, A.Neg, A.Compare, A.IfExpr)
 
 
-def _parts(node) -> list:
+def _parts(node, builtins: dict) -> list:
     """The expressions directly inside `node` (an expression or a statement), with the scope
     change each needs: a comprehension's element sees its variable."""
     if isinstance(node, A.Comprehension):
@@ -29,7 +29,7 @@ def _parts(node) -> list:
             and not (isinstance(node, A.Assign) and isinstance(node.target, A.Call)):
         node = getattr(node, "expr", None) or node.value  # a call standing alone (it may ask): its arguments
     if isinstance(node, A.Call):
-        return [(x, None) for x in _call_args(node) if isinstance(x, _EXPR)]
+        return [(x, None) for x in _call_args(node, builtins) if isinstance(x, _EXPR)]
     if isinstance(node, A.If):
         return [(cond, None) for cond, _ in node.branches]
     out = []
@@ -42,10 +42,9 @@ def _parts(node) -> list:
     return out
 
 
-def _call_args(call: A.Call) -> list:
+def _call_args(call: A.Call, builtins: dict) -> list:
     """A call's arguments that are expressions (a built-in's bare-word arguments are not)."""
-    from .builtins import TABLE
-    b = TABLE.get(call.func)
+    b = builtins.get(call.func)
     if b is None:
         return list(call.args) + list(call.kwargs.values())
     types = [t for _, t, _ in b.params]
@@ -61,7 +60,7 @@ def _call_args(call: A.Call) -> list:
 
 def recover(comp, node, src, scope, check_error) -> None:
     """Check every part of a failed `node` on its own, recording each part's mistakes."""
-    for part, var in _parts(node):
+    for part, var in _parts(node, comp.B.TABLE):  # the compiler's table of built-ins
         sc = scope
         if var is not None:
             sc = copy.copy(scope)
