@@ -27,3 +27,36 @@ for name in ("castle_of_the_devil", "shadows_over_camelot", "high_tide"):
             st.apply_in_place(o[rng.randrange(len(o))].id)
             dec += 1
     print(f"{name}: {dec / GAMES:.1f} decisions a game, {(time.process_time() - t0) * 1000 / GAMES:.1f} ms CPU a game")
+
+
+def determinize_cost(reps: int = 3) -> None:
+    """CPU time of one `determinize` on a 6-player Castle game, this tree's against the one
+    of before the fix (a4eb69c), interleaved."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from leak_figures import main_module
+
+    from interpreter.engine import views
+    from interpreter.engine.rng import Rng
+    old = main_module("interpreter/engine/views.py", "_views_before").determinize
+    g = load("rulesets/castle_of_the_devil")
+    st = g.new_game(seed=3, players=6)
+    rng = random.Random(3)
+    states = []
+    while not st.over:
+        if len(st.history) % 50 == 0:
+            states.append(st.clone())
+        o = st.options()
+        st.apply_in_place(o[rng.randrange(len(o))].id)
+    for _ in range(reps):
+        for name, f in (("before", old), ("this tree", views.determinize)):
+            t0 = time.process_time()
+            for s in states:
+                for k in range(200):
+                    f(s, s.pending["p"], Rng(k))
+            us = (time.process_time() - t0) * 1e6 / (200 * len(states))
+            print(f"determinize, {name}: {us:.1f} us a call ({len(states)} positions, log up to {len(states[-1].log)})")
+
+
+determinize_cost()

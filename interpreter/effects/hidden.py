@@ -61,7 +61,7 @@ class HiddenAsking:
         self.problems: list[Problem] = []
         self._ret: dict[str, int] = {}
         self._asks: dict[str, bool] = {}
-        self._trees: dict[int, list] = {}
+        self._trees: dict[tuple, list | None] = {}
         self.side_hidden = False
         if rs.side_of is not None and isinstance(rs.side_of.value, str):
             tree = self._parse(rs.side_of.value, "expression")
