@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from .effects import ast as A
 from .effects.compile import Scope, Source
 from .effects.parse import parse
+from .errors import GrimoireError
 from .view_safety import ViewCheck, facedown_targets, walk
 
 KEYS = ("weights", "default", "temperature", "act", "choose", "sides")
@@ -99,6 +100,31 @@ class PolicyProgram:
 
     def scores(self, st, p: int, opts: list, overrides: dict | None = None) -> list[float]:
         """The score of each option of st's pending decision, for player p."""
+        try:
+            return self._scores(st, p, opts, overrides)
+        except GrimoireError:
+            raise
+        except Exception as e:  # a rules bug in a score: said where, not as a traceback
+            raise GrimoireError(f"{self._culprit(st, p, opts, overrides)}: a policy score failed: "
+                                f"{type(e).__name__}: {e}") from e
+
+    def _culprit(self, st, p, opts, overrides) -> str:
+        """Where the first failing expression of this decision is written."""
+        sec, _ = self.section_of(st, p, overrides)
+        pend = st.pending
+        if pend["k"] == "choose":
+            sc = sec.choose.get((pend["prompt"], pend["t"]))
+            return sc.where if sc else "policy"
+        for o in opts:
+            sc = sec.act.get("pass" if o.value is None else o.value[0])
+            if sc is not None:
+                try:
+                    self._scores(st, p, [o], overrides)
+                except Exception:
+                    return sc.where
+        return "policy"
+
+    def _scores(self, st, p: int, opts: list, overrides: dict | None) -> list[float]:
         sec, weights = self.section_of(st, p, overrides)
         loc = dict(sec.weights)
         if weights:

@@ -26,11 +26,10 @@ OK, ME, HID = "ok", "me", "hid"  # a visible value; the deciding player; maybe-h
 PURE = frozenset({
     "count", "len", "sum", "max", "min", "abs", "distinct", "sorted", "reversed", "groups",
     "straight", "any", "all", "range", "at", "players_at", "next", "prev", "order_from",
-    "others", "won", "pairs", "runs", "longest_run", "counts", "count_of", "completes", "fits",
-    "missing",
+    "others", "won", "pairs", "longest_run", "missing", "most_common",
 })
 ZONE_READS = frozenset({"cards", "top", "bottom", "has"})   # identities of a zone's cards
-ZONE_SIZES = frozenset({"size", "empty", "full"})           # only how many cards it holds
+ZONE_SIZES = frozenset({"size", "empty", "full", "capacity", "room", "completes"})  # only how many
 SPECIAL_NAMES = frozenset({"players", "player_count", "turn_number", "current", "winners",
                            "winning_sides", "game_over", "end_reason", "locations"})
 
