@@ -44,6 +44,7 @@ class Scorer:
     safe: bool            # reads only what the deciding player may see
     why: list             # if not: where and why (for authors: `grimoire explain ... policy`)
     where: str            # file:line:col of the expression
+    frame: tuple = ()     # card locals of the effect that asks (choose), read from its frame
 
 
 @dataclass
@@ -139,6 +140,10 @@ class PolicyProgram:
             if sc is None:
                 return [default] * len(opts)
             fn = sc.fn
+            if sc.frame:
+                asking = st.stack[-1][2]
+                for n in sc.frame:
+                    loc[n] = asking.get(n)
             for o in opts:
                 loc["choice"] = o.value
                 v = fn(st, fr)
@@ -254,12 +259,25 @@ class _Compiling:
                 self.p.errs.add(self.loc(path), f"policy scores prompt {prompt!r}, which no choose() of "
                                 f"this ruleset asks{hint}")
                 continue
+            frame = self.asking_cards(prompt, set(wtypes))
             for t in sorted(types):
-                sc = self.scorer(text, path, {**wtypes, "choice": t}, ["choice"], {"choice"})
+                sc = self.scorer(text, path, {**frame, **wtypes, "choice": t}, ["choice"], {"choice"},
+                                 tuple(frame))
                 if sc is not None:
                     sec.choose[(prompt, t)] = sc
         sec.safe = all(s.safe for s in sec.scorers())
         return sec
+
+    def asking_cards(self, prompt: str, taken: set) -> dict:
+        """The card locals of every effect that asks `prompt` (the offered card of a trade,
+        say): a choose score may read them, as cards that may be hidden from the decider."""
+        scopes = self.p.prompt_scopes.get(prompt) or []
+        out: dict = {}
+        for n, t in (scopes[0] if scopes else {}).items():
+            if t in ("card", "list:card") and n not in taken and n not in ("me", "choice", "this") \
+                    and not n.startswith("_") and all(s.get(n) == t for s in scopes):
+                out[n] = t
+        return out
 
     def _weight_name_ok(self, name: str, path: tuple) -> bool:
         p = self.p
@@ -273,7 +291,8 @@ class _Compiling:
             return False
         return True
 
-    def scorer(self, text, path: tuple, names: dict, arg_names: list, known: set) -> Scorer | None:
+    def scorer(self, text, path: tuple, names: dict, arg_names: list, known: set,
+               frame: tuple = ()) -> Scorer | None:
         doc, full = self.item.where(path)
         where = str(doc.source.value(full))
         if isinstance(text, bool) or not isinstance(text, (int, float, str)):
@@ -283,7 +302,7 @@ class _Compiling:
         if not isinstance(text, str):
             v = float(text)
             return Scorer(lambda st, fr: v, tuple(arg_names), True, [], where)
-        key = (text, tuple(sorted(names.items())))
+        key = (text, tuple(sorted(names.items())), frame)
         hit = self.cache.get(key)
         if hit is not None:
             return hit
@@ -301,8 +320,8 @@ class _Compiling:
         if t not in ("int", "bool", "any"):
             self.comp.problem(src, tree, f"a policy score is a number, found {t}")
             return None
-        why = self.check.check(tree, {"me": "player", **names}, known)
-        sc = self.cache[key] = Scorer(fn, tuple(arg_names), not why, why, where)
+        why = self.check.check(tree, {"me": "player", **names}, known, hidden=set(frame))
+        sc = self.cache[key] = Scorer(fn, tuple(arg_names), not why, why, where, frame)
         return sc
 
 

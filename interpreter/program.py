@@ -124,6 +124,7 @@ class Program:
         self.evaluate_scale: float | None = None  # `search: scale:`, the evaluate value of a sure win
         self.stats_fns: dict[str, Any] = {}  # `stats:` name -> fn(st, frame), read when a game ends
         self.prompt_types: dict[str, set] = {}  # choose() prompt -> the types of items it offers
+        self.prompt_scopes: dict[str, list] = {}  # choose() prompt -> the local names where it asks
         self.policy = None  # the compiled `policy:` (policy_program.py), or None
         self.player_name_zone = rs.player_name
         self.errs = Collector()

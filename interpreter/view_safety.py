@@ -66,12 +66,13 @@ class ViewCheck:
         self.facedown = facedown
         self.side_me = False  # does side(me) read only what me sees? (set once side_of is checked)
 
-    def check(self, tree, names, known: set, me: tuple = ("me",)) -> list[str]:
+    def check(self, tree, names, known: set, me: tuple = ("me",), hidden: set = frozenset()) -> list[str]:
         """The reasons `tree` may read hidden information ([] when it reads none). `names`
         are the local names (visible values), `me` those that stand for the deciding player,
-        `known` the card names whose identity is visible to him."""
+        `known` the card names whose identity is visible to him, `hidden` those (cards) whose
+        identity may not be."""
         self.why: list[str] = []
-        env = {n: (ME if n in me else OK) for n in names}
+        env = {n: (ME if n in me else HID if n in hidden else OK) for n in names}
         for k in known:
             env[k] = OK
         self._x(tree, env)
