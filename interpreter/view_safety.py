@@ -34,9 +34,10 @@ SPECIAL_NAMES = frozenset({"players", "player_count", "turn_number", "current", 
                            "winning_sides", "game_over", "end_reason", "locations"})
 
 
-def facedown_targets(rs, parse) -> set | None:
-    """Zones some effect of rs moves cards into face down (None: some target is not a plain
-    zone, so any zone may hold face-down cards)."""
+def facedown_targets(rs, parse, prog, n: int) -> set | None:
+    """Zones some effect of rs moves cards into face down in an n-player game (None: some
+    target is not a plain zone, so any zone may hold face-down cards). A face-down flag made
+    of params and numbers only (`facedown: blind_deal == 1`) is read for n players."""
     out: set = set()
     for text in _code_texts(rs):
         try:
@@ -48,7 +49,7 @@ def facedown_targets(rs, parse) -> set | None:
                 continue
             pos = {"move": 2, "draw": 3, "move_all": 2}[node.func]
             flag = node.kwargs.get("facedown", node.args[pos] if len(node.args) > pos else None)
-            if flag is None or (isinstance(flag, A.Const) and flag.value is False):
+            if flag is None or _param_value(flag, prog, n) in (False, 0):
                 continue
             dst = node.args[1] if len(node.args) > 1 else None
             name = dst.id if isinstance(dst, A.Name) else dst.func if isinstance(dst, A.Call) else None
@@ -56,6 +57,23 @@ def facedown_targets(rs, parse) -> set | None:
                 return None
             out.add(name)
     return out
+
+
+def _param_value(e, prog, n: int):
+    """The value of an expression of params and numbers for n players (None: it reads more)."""
+    if isinstance(e, (A.Num, A.Const)):
+        return e.value
+    if isinstance(e, A.Name) and e.id in prog.params and not prog.modifier_fns.get(e.id):
+        return prog.param_value(e.id, n)
+    if isinstance(e, A.Compare) and e.op in ("==", "!=", "<", "<=", ">", ">="):
+        a, b = _param_value(e.left, prog, n), _param_value(e.right, prog, n)
+        if a is None or b is None:
+            return None
+        return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[e.op]
+    if isinstance(e, A.Not):
+        v = _param_value(e.operand, prog, n)
+        return None if v is None else not v
+    return None
 
 
 class ViewCheck:

@@ -86,7 +86,8 @@ def test_what_a_score_may_read_follows_visibility(tmp_path, expr, safe):
                 else "    act:\n      trade: >-\n        " + expr + "\n", base="castle_of_the_devil")
     g = load(RULESETS / "castle_of_the_devil", [v])
     sc = g.program.policy.base.act["trade"]
-    assert sc.safe is safe, sc.why
+    assert bool(sc.safe) is safe, sc.why
+    assert sc.safe in (frozenset(), frozenset(range(3, 11)))  # the same at every player count
 
 
 def test_every_shipped_policy_reads_only_what_its_player_sees():
@@ -101,6 +102,15 @@ def test_face_down_moves_make_a_zone_unsafe(tmp_path):
                 base="shadows_over_camelot")
     sc = load(RULESETS / "shadows_over_camelot", [v]).program.policy.base.act["walk"]
     assert not sc.safe and "hidden" in " ".join(sc.why)
+
+
+def test_a_face_down_deal_that_depends_on_the_player_count(tmp_path):
+    # Camelot deals the Loyalty cards face down at 3 players only (blind_loyalty): there a
+    # Knight does not know his own side; at 4 to 7 he does
+    v = variant(tmp_path, "    act:\n      walk: \"1 if side(me) == loyal else 0\"\n", base="shadows_over_camelot")
+    pol = load(RULESETS / "shadows_over_camelot", [v]).program.policy
+    assert pol.base.act["walk"].safe == frozenset(range(4, 8))
+    assert pol.side_safe == frozenset(range(4, 8))
 
 
 def test_sides_and_overrides_change_the_weights(tmp_path):
