@@ -120,8 +120,9 @@ def test_sides_and_overrides_change_the_weights(tmp_path):
     st = g.new_game(seed=3, players=3)
     seat = Seat(st)
     assert pol.weights_of("loser")["card_value"] == -10 and pol.weights_of(None)["card_value"] == 10
-    assert seat.evaluate(pol, Rng(1)) == [0.0, -20.0, -30.0]  # everyone is a loser before the goal
-    assert seat.evaluate(pol, Rng(1), {"loser": {"card_value": 1}}) == [0.0, 2.0, 3.0]
+    # everyone is a loser before the goal: -10 per point, minus 3 per unseen card of the value
+    assert seat.evaluate(pol, Rng(1)) == [-12.0, -32.0, -36.0]
+    assert seat.evaluate(pol, Rng(1), {"loser": {"card_value": 1}}) == [-12.0, -10.0, -3.0]
     assert PolicyBot(1, g).choose(seat) == "draw_card"
 
 
