@@ -168,10 +168,14 @@ def cmd_tune(args) -> int:
     from .commands import _progress
     err = Console(stderr=True)
     out = Console()
-    for name, v in (("--games", args.games), ("--trials", args.trials)):
-        if v < 1:
+    for name, v in (("--games", args.games), ("--trials", args.trials), ("--eval-games", args.eval_games)):
+        if v is not None and v < 1:
             err.print(f"error: {name} must be at least 1")
             return 2
+    path = Path(args.out or f"tuned_{args.side}.yaml")
+    if not path.parent.is_dir():
+        err.print(f"error: --out {path}: no directory {path.parent}", markup=False)
+        return 2
     try:
         import optuna  # noqa: F401
     except ImportError:
@@ -198,7 +202,6 @@ def cmd_tune(args) -> int:
             ray.shutdown()
     from ..game import load
     rs_id = load(args.ruleset, args.variant).ruleset.id
-    path = Path(args.out or f"tuned_{args.side}.yaml")
     write_atomic(path, variant_text(res, rs_id, args.games, args.trials))
     best = max(w for _, w in res.train)
     out.print(f"{rs_id}: {args.trials} trials of {args.games} games (seeds {args.seed + TRAIN_OFFSET} on); "
