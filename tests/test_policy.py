@@ -180,3 +180,17 @@ def test_play_seats_policy_bots_where_the_ruleset_has_a_policy(tmp_path, capsys)
     assert "has no policy" in capsys.readouterr().err
     assert main(["simulate", "high_tide", "--variant", str(p), "--bots", "policy", "--games", "2",
                  "--quiet", "--out", str(tmp_path / "sim")]) == 2
+
+
+def test_explain_and_diff_know_the_policy(tmp_path, capsys):
+    from interpreter.cli import main
+    castle = str(RULESETS / "castle_of_the_devil")
+    assert main(["explain", castle, "policy.weights.trade_info"]) == 0
+    out = capsys.readouterr().out
+    assert "policy.weights.trade_info = 3" in out and "policy.yaml:" in out
+    v = variant(tmp_path, "    weights: {trade_info: 5}\n", base="castle_of_the_devil")
+    assert main(["explain", castle, "--variant", v, "policy.weights.trade_info"]) == 0
+    assert "v.yaml" in capsys.readouterr().out
+    assert main(["diff", castle, "--variant", v]) == 0
+    assert "policy: weights.trade_info 3 -> 5" in capsys.readouterr().out
+    assert load(castle, [v]).program.policy.base.weights["trade_info"] == 5
