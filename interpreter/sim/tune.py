@@ -103,13 +103,19 @@ def tune(ruleset: str, side: str, games: int, trials: int, *, variants=(), playe
         # every seat plays the policy; the weights reach the seats whose side is the tuned one
         return SimSpec(path, tuple(variants), n, ("policy",), options={"weights": {side: ws}})
 
-    def play(ws: dict, first_seed: int, count: int, label: str) -> list[dict]:
-        task = progress.add_task(label, total=count) if progress else None
+    m = eval_games or 2 * games
+    tasks = {}
+    if progress:  # one bar for the trials, one for the evaluation
+        tasks["train"] = progress.add_task(f"tune {side}: {trials} trials", total=trials * games)
+        tasks["eval"] = progress.add_task("evaluate before and after", total=2 * m)
+
+    def play(ws: dict, first_seed: int, count: int, bar: str) -> list[dict]:
+        task = tasks.get(bar)
         out = []
         with closing(run_batch(spec(ws), first_seed, count, jobs, backend, address)) as batch:
             for r in batch:
                 out.append(r)
-                if progress:
+                if task is not None:
                     progress.advance(task)
         return sorted(out, key=lambda r: r["index"])
 
@@ -123,14 +129,13 @@ def tune(ruleset: str, side: str, games: int, trials: int, *, variants=(), playe
     for i in range(trials):
         trial = study.ask()
         ws = {**base, **{k: trial.suggest_float(k, *space[k]) for k in names}}
-        runs = play(ws, train_seed, games, f"trial {i + 1}/{trials}")
+        runs = play(ws, train_seed, games, "train")
         wins = side_wins(runs, side) / max(1, len(runs))
         study.tell(trial, wins)
         result.train.append(({k: ws[k] for k in names}, wins))
     result.after = {**base, **{k: round(v, 3) for k, v in study.best_params.items()}}
-    m = eval_games or 2 * games
-    before = play(result.before, seed, m, "evaluate before")
-    after = play(result.after, seed, m, "evaluate after")
+    before = play(result.before, seed, m, "eval")
+    after = play(result.after, seed, m, "eval")
     result.eval_before = rate(side_wins(before, side), len(before))
     result.eval_after = rate(side_wins(after, side), len(after))
     result.paired = compare(before, after)["by_side"].get(side, {})
