@@ -210,7 +210,8 @@ def cmd_tune(args) -> int:
     write_atomic(path, variant_text(res, rs_id, args.games, args.trials))
     best = max(w for _, w in res.train)
     out.print(f"{rs_id}: {args.trials} trials of {args.games} games (seeds {args.seed + TRAIN_OFFSET} on); "
-              f"best training win rate of {args.side}: {100 * best:.1f}%", markup=False)
+              f"training win rate of {args.side}: {100 * res.train[0][1]:.1f}% with the ruleset's weights, "
+              f"{100 * best:.1f}% with the best", markup=False)
     out.print(f"evaluation ({res.eval_before['games']} games, seeds {args.seed} on): {args.side} won "
               f"{_pct(res.eval_before)} before, {_pct(res.eval_after)} after", markup=False)
     p = res.paired
