@@ -1,7 +1,7 @@
 """Which expressions read only what one player may see: a check on the syntax tree.
 
-Pipeline position: compile stage, beside the effect compiler; used by the policy compiler
-(policy_program.py) on every scoring expression, with `me` the deciding player. An
+Pipeline position: program, over the effect compiler's syntax trees; used by the policy
+compiler (policy.py) on every scoring expression, with `me` the deciding player. An
 expression that passes gives the same value on every world consistent with that player's
 view, so a policy bot may evaluate it on the real state; one that does not is evaluated on a
 world drawn from the player's view (`determinize`), which is honest but slower.
@@ -18,7 +18,7 @@ is treated as hidden (a false alarm costs speed, never honesty).
 
 from __future__ import annotations
 
-from .effects import ast as A
+from ..effects import ast as A
 
 OK, ME, HID = "ok", "me", "hid"  # a visible value; the deciding player; maybe-hidden cards
 
@@ -44,7 +44,7 @@ def facedown_targets(rs, parse, prog, n: int) -> set | None:
             tree = parse(text, "block")
         except Exception:  # a syntax error is reported by the compiler, not here
             continue
-        for node in walk(tree):
+        for node in A.walk_nodes(tree):
             if not isinstance(node, A.Call) or node.func not in ("move", "draw", "move_all"):
                 continue
             pos = {"move": 2, "draw": 3, "move_all": 2}[node.func]
@@ -289,22 +289,6 @@ def _name(node) -> str | None:
     return node.id if isinstance(node, A.Name) else None
 
 
-def walk(node):
-    """Every syntax node under node (node included)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, list):
-            stack.extend(n)
-        elif isinstance(n, tuple):
-            stack.extend(n)
-        elif isinstance(n, dict):
-            stack.extend(n.values())
-        elif isinstance(n, A.Node):
-            yield n
-            stack.extend(v for v in vars(n).values() if isinstance(v, (A.Node, list, tuple, dict)))
-
-
 def _code_texts(rs):
     """Every effect text of a ruleset that may move cards."""
     for sec in (rs.procedures, rs.actions):
@@ -330,4 +314,4 @@ def _code_texts(rs):
             yield item.get("on_empty")
 
 
-__all__ = ["ViewCheck", "facedown_targets", "walk"]
+__all__ = ["ViewCheck", "facedown_targets"]

@@ -1,6 +1,6 @@
 """The ruleset's `policy:` section, compiled: a score for every legal option of a decision.
 
-Pipeline position: compile stage (called by `Program.compile`, with the effect compiler), and
+Pipeline position: program (called by `Program.compile`, with the effect compiler), and
 at play time the scoring a policy bot (bots/policy.py) and a search bot's playouts run.
 
     policy:
@@ -24,11 +24,11 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from .effects import ast as A
-from .effects.compile import Scope, Source
-from .effects.parse import parse
-from .errors import GrimoireError
-from .view_safety import ViewCheck, facedown_targets, walk
+from ..effects import ast as A
+from ..effects.parse import parse
+from ..effects.scope import Scope, Source
+from ..errors import GrimoireError
+from .view_safety import ViewCheck, facedown_targets
 
 KEYS = ("weights", "default", "temperature", "act", "choose", "sides")
 IMPURE = frozenset({"roll", "random", "move", "move_all", "draw", "shuffle", "reveal", "move_to",
@@ -327,7 +327,7 @@ class _Compiling:
         tree = self.comp.parse(text, src, "expression")
         if tree is None:
             return None
-        for node in walk(tree):
+        for node in A.walk_nodes(tree):
             if isinstance(node, A.Call) and node.func in IMPURE:
                 self.comp.problem(src, node, f"{node.func}() changes the game; a policy only scores options")
                 return None
