@@ -75,12 +75,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40, help="whole policy games per ruleset")
     ap.add_argument("--budget", type=int, default=100, help="MCTS iterations per decision")
-    ap.add_argument("--depth", type=int, default=20, help="MCTS rollout length before evaluate (0: to the end)")
+    ap.add_argument("--depth", type=int, default=0,
+                    help="MCTS rollout length before evaluate (0: the bot's default, as `simulate --bots mcts`)")
     ap.add_argument("--seconds", type=float, default=20.0, help="CPU seconds of MCTS per ruleset")
     ap.add_argument("--out", help="also write the report to this file")
     args = ap.parse_args()
     lines = [f"bench_bots: {args.games} policy games each; MCTS budget {args.budget}, "
-             f"rollouts of {args.depth or 'full'} moves, {args.seconds:g} CPU s each (time.process_time)"]
+             f"rollouts of {args.depth or 'the default'} moves, {args.seconds:g} CPU s each (time.process_time)"]
 
     def say(s: str) -> None:
         print(s, flush=True)
