@@ -14,6 +14,7 @@ import difflib
 
 from ..runtime.options import act_options
 from ..runtime.vm import SUSPEND, Jump
+from .procedures import note_call_types
 from .scope import CheckError
 from .types import elem, is_list, list_of, show
 
@@ -49,7 +50,7 @@ def stmt_choose(comp, b, call, var, src, scope, code):
     def ins(st, fr):
         items = list(xf(st, fr))
         opt = bool(optf(st, fr))
-        if not items:
+        if not items and not opt:  # an optional question is asked all the same (only `pass`)
             fr[2][target] = None
             return None
         p = pf(st, fr)
@@ -277,13 +278,3 @@ def stmt_emit(comp, b, call, var, src, scope, code):
     comp.emit(code, ins, src, call)
     note_call_types(comp.p, ("event", ev), [t for _, t in bound[1:]])
     return "none"
-
-
-def note_call_types(program, callee, types) -> None:
-    """Record the static types passed to an untyped parameter at one call site, so that
-    `determinize` knows which suspended locals hold cards (engine/views.py)."""
-    seen = program.__dict__.setdefault("call_arg_types", {}).setdefault(callee, [])
-    for i, t in enumerate(types):
-        if i == len(seen):
-            seen.append(set())
-        seen[i].add(t)

@@ -14,9 +14,12 @@ import time
 from contextlib import closing
 from pathlib import Path
 
+from ..bots.plugin import is_plugin, load_bot_class
 from .backends import BACKENDS, default_jobs, run_batch
+from .report import write_atomic_bytes
 from .runner import SimSpec
 from .stats import compare, summarize
+from .sweep import base_value, curve, fresh_out, never_won, parse_sweep, point_name, run_name, sweep_png, sweep_variants
 
 BOT_KINDS = ("random", "policy", "mcts")
 
@@ -28,7 +31,8 @@ def register(sub) -> None:
     s.add_argument("--variant", action="append", default=[], help="a variant file (repeatable)")
     s.add_argument("--games", type=int, required=True, help="how many games (per run)")
     s.add_argument("--bots", default="random",
-                   help="random, policy or mcts for every seat, or one per seat: mcts,policy,random")
+                   help="random, policy, mcts or package.module:Class for every seat, or one per seat: "
+                   "mcts,policy,random")
     s.add_argument("--temperature", type=float, default=0.0,
                    help="policy bots draw options by softmax at this temperature (0: the best)")
     s.add_argument("--rotate", action="store_true", help="game i shifts the seats' bots by i")
@@ -40,7 +44,10 @@ def register(sub) -> None:
     s.add_argument("--compare", action="store_true",
                    help="also play the base ruleset on the same seeds and compare")
     s.add_argument("--out", help="directory for results.json, games.csv, chart.png, games.jsonl "
-                   "(default: simulate-RULESET)")
+                   "(default: a new simulate-RULESET, simulate-RULESET-2, ... per run)")
+    s.add_argument("--sweep", metavar="PARAM=A..B[:STEP]",
+                   help="one run per value of a param (or PARAM=A,B,C), on the same seeds; sweep.png "
+                   "charts each side's win rate against the value")
     s.add_argument("--scenario", help="a scenario file: every game starts from its position (its setup, "
                    "`given` and `when`, with game i's seed); its players and seat names are used")
     s.add_argument("--budget", type=int, default=100, help="MCTS iterations per decision")
@@ -59,12 +66,18 @@ def cmd_simulate(args) -> int:
         err.print("error: --games must be at least 1")
         return 2
     bots = tuple(b.strip() for b in args.bots.split(","))
-    bad = [b for b in bots if b not in BOT_KINDS]
+    bad = [b for b in bots if b not in BOT_KINDS and not is_plugin(b)]
     if bad:
-        err.print(f"error: unknown bot {bad[0]!r} (random, policy or mcts)")
+        err.print(f"error: unknown bot {bad[0]!r} (random, policy, mcts or package.module:Class)")
         return 2
+    for b in bots:
+        if is_plugin(b):
+            load_bot_class(b)  # an unusable class is refused before any game is played
     if args.compare and not args.variant:
         err.print("error: --compare needs at least one --variant to compare with the base")
+        return 2
+    if args.compare and args.sweep:
+        err.print("error: --sweep compares its values already; leave out --compare")
         return 2
     game = load(args.ruleset, args.variant)  # located problems are printed by the CLI
     rs = game.ruleset
@@ -91,11 +104,22 @@ def cmd_simulate(args) -> int:
               "rotate": args.rotate, "scenario": scenario,
               "options": {"temperature": args.temperature} if args.temperature else {}}
     ruleset = str(game.path)
-    specs = {"variant" if args.compare else "run": SimSpec(ruleset, tuple(args.variant), **common)}
-    if args.compare:
-        specs = {"base": SimSpec(ruleset, (), **common), **specs}
-    out = Path(args.out or f"simulate-{rs.id}")
+    if args.sweep:  # a mistake in it is reported before anything is written
+        param, values = parse_sweep(args.sweep)
+        base = base_value(rs, param, players)
+    out = Path(args.out) if args.out else fresh_out(f"simulate-{rs.id}")
     out.mkdir(parents=True, exist_ok=True)
+    names = (rs.id, run_name(rs.id, args.variant))  # tables and charts name runs by their rules
+    specs = {names[1]: SimSpec(ruleset, tuple(args.variant), **common)}
+    if args.compare:
+        specs = {names[0]: SimSpec(ruleset, (), **common), **specs}
+    sweep = None
+    if args.sweep:
+        files = sweep_variants(out, rs, param, values, players)
+        points = [(v, point_name(param, v, base)) for v in values]
+        specs = {name: SimSpec(ruleset, tuple(args.variant) + ((files[v],) if files[v] else ()), **common)
+                 for v, name in points}
+        sweep = (param, points)
     jobs = args.jobs or (None if args.backend == "ray" else default_jobs())
     runs: dict[str, list[dict]] = {name: [] for name in specs}
     interrupted = False
@@ -118,13 +142,24 @@ def cmd_simulate(args) -> int:
     finally:
         log.close()
     seconds = time.perf_counter() - t0
-    report = _report(args, rs, players, bots, jobs, runs, seconds, interrupted)
+    report = _report(args, rs, players, bots, jobs, runs, seconds, interrupted, names)
     from .report import write_reports
     title = f"{rs.id}" + (f" + {', '.join(Path(v).stem for v in args.variant)}" if args.variant else "") \
         + f": {players} players, {'/'.join(bots)} bots" \
         + (f", from {Path(args.scenario).stem}" if args.scenario else "")
+    if sweep:
+        param, points = sweep
+        data = curve(report["summary"], points)
+        report["sweep"] = {"param": param, "values": [v for v, _ in points],
+                           "runs": [n for _, n in points], "by_side": data}
     paths = write_reports(out, report, runs, title)
+    if sweep:
+        write_atomic_bytes(out / "sweep.png", sweep_png(sweep[0], report["sweep"]["by_side"],
+                                                        title + f" ({args.games} games per value)"))
+        paths.append(out / "sweep.png")
     _print_summary(out_console, report, bots)
+    for w in never_won(report["summary"]):
+        err.print(w, soft_wrap=True, markup=False)
     out_console.print(f"wrote {', '.join(str(p) for p in paths)} and {out / 'games.jsonl'}")
     return 130 if interrupted else 0
 
@@ -147,7 +182,7 @@ def _check_scenario(args, game):
     return pos, None
 
 
-def _report(args, rs, players, bots, jobs, runs, seconds, interrupted) -> dict:
+def _report(args, rs, players, bots, jobs, runs, seconds, interrupted, names) -> dict:
     total = sum(map(len, runs.values()))
     report = {
         "format": "grimoire-simulation", "version": 1,
@@ -159,7 +194,7 @@ def _report(args, rs, players, bots, jobs, runs, seconds, interrupted) -> dict:
         "summary": {name: summarize(rs_) for name, rs_ in runs.items()},
     }
     if args.compare:
-        report["comparison"] = compare(runs["base"], runs["variant"])
+        report["comparison"] = dict(compare(runs[names[0]], runs[names[1]]), names=list(names))
     return report
 
 
@@ -226,7 +261,8 @@ def _ci(ci) -> str:
 def _print_summary(console, report: dict, bots) -> None:
     from rich.table import Table
     for name, s in report["summary"].items():
-        t = Table(title=f"{report['ruleset']} — {name}: {s['played']} games"
+        label = name if name == report["ruleset"] else f"{report['ruleset']} — {name}"
+        t = Table(title=f"{label}: {s['played']} games"
                   + (f", {s['errors']} stopped by errors" if s["errors"] else "")
                   + (" (interrupted)" if report["interrupted"] else ""))
         t.add_column("side")
@@ -252,9 +288,10 @@ def _print_summary(console, report: dict, bots) -> None:
                                                        for k, v in s["stats"].items()))
     cmp = report.get("comparison")
     if cmp:
-        t = Table(title=f"variant against base, on {cmp['paired_games']} paired seeds")
+        base, var = cmp["names"]
+        t = Table(title=f"{var} against {base}, on {cmp['paired_games']} paired seeds")
         t.caption = "diff: points; p: McNemar on paired games (length and stats: paired z)"
-        for col in ("side", "base", "variant", "diff", "95% CI", "p", "sig."):
+        for col in ("side", base, var, "diff", "95% CI", "p", "sig."):
             t.add_column(col, justify="left" if col in ("side", "sig.") else "right", no_wrap=True)
         for side, c in cmp["by_side"].items():
             t.add_row(side, _pct(c["base"]["rate"]), _pct(c["variant"]["rate"]),
