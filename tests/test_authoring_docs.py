@@ -45,7 +45,8 @@ def test_the_api_pages_python_runs(tmp_path, monkeypatch):
     bot = namespace_of(found[2][1])["HighCard"](1)
     from interpreter.game import load
     st = load("rulesets/high_tide").new_game(seed=3, players=2)
-    assert bot.choose(st) in {o.id for o in st.options()}
+    from interpreter.bots import Seat
+    assert bot.choose(Seat(st)) in {o.id for o in st.options()}
 
 
 def namespace_of(code: str) -> dict:

@@ -17,8 +17,8 @@ class Greedy:
     def __init__(self, seed, game=None):
         self.seed = seed
 
-    def choose(self, state):
-        return state.options()[-1].id
+    def choose(self, seat):
+        return seat.options[-1].id
 '''
 
 

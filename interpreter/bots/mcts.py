@@ -35,6 +35,8 @@ import math
 import time
 
 from ..engine.rng import Rng, seed_state
+from .base import as_seat
+from .policy import softmax
 
 
 class Node:
@@ -56,7 +58,8 @@ class MctsBot:
 
     def __init__(self, seed: int = 0, game=None, iterations: int = 200, seconds: float | None = None,
                  depth: int | None = None, c: float = 0.7, eval_scale: float | None = None,
-                 normalize: bool | str = "std", weighted: bool = True, prior: bool = True):
+                 normalize: bool | str = "std", weighted: bool = True, prior: bool = True,
+                 policy: bool = True):
         self.rng = Rng(seed_state(seed))
         self.game = game
         self.iterations = iterations
@@ -72,23 +75,27 @@ class MctsBot:
         if eval_scale is None:
             self.eval_scale = getattr(prog, "evaluate_scale", None)
         self._wcache: dict = {}  # option id -> its weight, or (fn, arg names) to evaluate
+        # the ruleset's policy (program/policy.py), where it has one, plays the rollouts (a
+        # softmax draw at its temperature) and gives the prior; it runs on sampled worlds
+        self.policy = getattr(prog, "policy", None) if policy else None
+        self.guided = bool(self.weights) or self.policy is not None
         self.last_root: Node | None = None
 
     # ---- the decision ------------------------------------------------------------------------
 
-    def choose(self, state) -> str:
+    def choose(self, seat) -> str:
         """The id of the option with the most visits after the search budget is spent."""
-        opts = state.options()
+        seat = as_seat(seat)
+        opts = seat.options
         if len(opts) == 1:
             return opts[0].id
-        me = state.current_player()
         root = Node(None)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while done < self.iterations or (deadline is not None and self.iterations <= 0):
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            world = state.determinize(me, self.rng)
+            world = seat.determinize(self.rng)
             world.record = False
             self._iterate(root, world)
             done += 1
@@ -123,7 +130,7 @@ class MctsBot:
                     ch.avail += 1
                     seen.append((o, ch))
             if untried:
-                oid = self._pick(s, untried) if self.weights else untried[rng.below(len(untried))].id
+                oid = self._pick(s, untried) if self.guided else untried[rng.below(len(untried))].id
                 ch = kids[oid] = Node(p)
                 ch.avail = 1
                 s.apply_in_place(oid)
@@ -136,7 +143,7 @@ class MctsBot:
         # rollout
         steps = 0
         depth = self.depth
-        weighted = bool(self.weights)
+        weighted = self.guided
         while not s.over and (depth is None or steps < depth):
             opts = s.options()
             if weighted:
@@ -171,8 +178,9 @@ class MctsBot:
             span = hi - lo
             qs = [(q - lo) / span for q in qs] if span > 1e-12 else [0.5] * len(qs)
         best, best_score = None, -math.inf
-        if self.prior and self.weights:
-            ws = [self._weight(s, o) for o, _ in seen]
+        if self.prior and self.guided:
+            ws = (self._policy_probs(s, [o for o, _ in seen]) if self.policy is not None
+                  else [self._weight(s, o) for o, _ in seen])
             total = sum(ws) or 1.0
             for (o, ch), q, w in zip(seen, qs, ws):
                 score = q + c * (w / total) * math.sqrt(ch.avail) / (1 + ch.visits)
@@ -184,6 +192,9 @@ class MctsBot:
             if score > best_score:
                 best, best_score = o.id, score
         return best
+
+    def _policy_probs(self, s, opts) -> list[float]:
+        return softmax(self.policy.scores(s, s.current_player(), opts), self.policy.temperature)
 
     def _weight(self, s, o) -> float:
         """The playout weight of option o in state s (1 when the ruleset names neither the
@@ -206,8 +217,13 @@ class MctsBot:
 
     def _pick(self, s, opts) -> str:
         """The id of one of the options `opts` of state s, at random by the ruleset's playout
-        weights (uniform if they are all 0)."""
-        ws = [self._weight(s, o) for o in opts]
+        weights (uniform if they are all 0), or by the policy's softmax where there is one."""
+        if self.policy is not None:
+            if len(opts) == 1:
+                return opts[0].id
+            ws = self._policy_probs(s, opts)
+        else:
+            ws = [self._weight(s, o) for o in opts]
         total = sum(ws)
         if total <= 0:
             return opts[self.rng.below(len(opts))].id

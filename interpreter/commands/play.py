@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 
+from ..bots import decide, default_kind, make_bot
 from ..engine.faults import EffectRuntimeError
 from ..engine.state import SPECTATOR
 from ..errors import GrimoireError, RulesetError
@@ -26,8 +27,11 @@ def register(sub) -> None:
     p = sub.add_parser("play", help="play a game (all bots unless --seats says human)")
     p.add_argument("ruleset", nargs="?", default=None)
     p.add_argument("--players", type=int)
-    p.add_argument("--seats", help="comma-separated: human, random, mcts or package.module:Class per seat")
-    p.add_argument("--bots", default="random", help="bot for unnamed seats: random, mcts or package.module:Class")
+    p.add_argument("--seats", help="comma-separated: human, random, policy, mcts or package.module:Class per seat")
+    p.add_argument("--bots", help="bot for unnamed seats: random, policy, mcts or package.module:Class "
+                   "(default: policy where the ruleset has one, else random)")
+    p.add_argument("--temperature", type=float, default=0.0,
+                   help="policy bots draw options by softmax at this temperature (0: the best)")
     p.add_argument("--seed", type=int)
     p.add_argument("--lang", default=None, type=lang_code,
                    help="the game's language: any the ruleset has text in (default: the command line's)")
@@ -50,9 +54,9 @@ def text_of(args, msg_id: str, values: dict) -> str:
     from .cli_text import cli_text
     return cli_text(args.lang or "en", msg_id, values)
 
-def _make_bot(kind: str, seed: int, game):
-    from ..bots import make_bot
-    return make_bot(kind, seed, game)
+
+def _make_bot(kind: str, seed: int, game, temperature: float = 0.0):
+    return make_bot(kind, seed, game, **({"temperature": temperature} if kind == "policy" else {}))
 
 
 def cmd_play(args) -> int:
@@ -88,7 +92,7 @@ def cmd_play(args) -> int:
         if len(seats) == 1:
             seats = seats * n
     if not seats:
-        seats = [args.bots] * n
+        seats = [args.bots or default_kind(game)] * n
     if len(seats) != n:
         print(text_of(args, "cli-seats-count", {"seats": len(seats), "players": n}), file=sys.stderr)
         return 2
@@ -97,8 +101,11 @@ def cmd_play(args) -> int:
             from ..bots.plugin import load_bot_class
             load_bot_class(s)
             continue
-        if s not in ("human", "random", "mcts"):
+        if s not in ("human", "random", "policy", "mcts"):
             print(text_of(args, "cli-seat-kind", {"kind": s}), file=sys.stderr)
+            return 2
+        if s == "policy" and game.program.policy is None:
+            print(f"error: {game.ruleset.id} has no policy: section, so there is no policy bot", file=sys.stderr)
             return 2
     if args.lang != "en":
         from ..languages import require_language
@@ -106,7 +113,7 @@ def cmd_play(args) -> int:
     text = Text(game.program, args.lang)
     humans = [i for i, s in enumerate(seats) if s == "human"]
     viewer = humans[0] if len(humans) == 1 else None
-    bots = {i: _make_bot(s, seed * 1000 + i, game) for i, s in enumerate(seats) if s != "human"}
+    bots = {i: _make_bot(s, seed * 1000 + i, game, args.temperature) for i, s in enumerate(seats) if s != "human"}
     printed = len(st.log) if args.load else 0
     log_lines: list[str] = []
     save_path = args.save or f"{game.ruleset.id}.save.json"
@@ -129,7 +136,7 @@ def cmd_play(args) -> int:
             if seats[p] == "human":
                 opt = _ask_human(st, p, text)
             else:
-                opt = bots[p].choose(st)
+                opt = decide(bots[p], st)
             nxt = st.apply(opt)
             if not nxt:
                 print(text.msg("cli-refused", {"message": nxt.message}), file=sys.stderr)

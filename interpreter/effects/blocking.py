@@ -45,6 +45,8 @@ def stmt_choose(comp, b, call, var, src, scope, code):
     et = _item_type(comp, call, xt, src)
     prompt_id = _ident(bound[2]) if bound[2][1].startswith("ident:") else "choose"
     comp.p.prompts.add(prompt_id)
+    comp.p.prompt_types.setdefault(prompt_id, set()).add(et)
+    comp.p.prompt_scopes.setdefault(prompt_id, []).append(dict(scope.names))
     target = var or scope.hidden("ans")
 
     def ins(st, fr):
@@ -69,6 +71,8 @@ def stmt_choose_many(comp, b, call, var, src, scope, code):
     et = _item_type(comp, call, xt, src)
     prompt_id = _ident(bound[3]) if bound[3][1].startswith("ident:") else "choose"
     comp.p.prompts.add(prompt_id)
+    comp.p.prompt_types.setdefault(prompt_id, set()).add(et)
+    comp.p.prompt_scopes.setdefault(prompt_id, []).append(dict(scope.names))
     target = var or scope.hidden("many")
     items_v, picked_v, ans_v, k_v, min_v = (scope.hidden(x) for x in ("items", "picked", "ans", "k", "min"))
     scope.names[items_v] = xt

@@ -21,6 +21,7 @@ from .actions import ActionsMixin
 from .defs import ActionDef, CounterDef, EndDef, ZoneDef
 from .layout import LayoutMixin
 from .outcomes import OutcomesMixin, _first_true
+from .policy import compile_policy
 
 
 class Program(LayoutMixin, ActionsMixin, OutcomesMixin):
@@ -74,6 +75,9 @@ class Program(LayoutMixin, ActionsMixin, OutcomesMixin):
         self.playout_weights: dict[str, Any] = {}
         self.evaluate_scale: float | None = None  # `search: scale:`, the evaluate value of a sure win
         self.stats_fns: dict[str, Any] = {}  # `stats:` name -> fn(st, frame), read when a game ends
+        self.prompt_types: dict[str, set] = {}  # choose() prompt -> the types of items it offers
+        self.prompt_scopes: dict[str, list] = {}  # choose() prompt -> the local names where it asks
+        self.policy = None  # the compiled `policy:` (program/policy.py), or None
         self.player_name_zone = rs.player_name
         self.errs = Collector()
 
@@ -197,6 +201,7 @@ class Program(LayoutMixin, ActionsMixin, OutcomesMixin):
                 fn, _ = comp.expression(text, Source(*ev.where((side,))), Scope(P), "int")
                 self.evaluate_fns[side] = fn
         self._search(rs, comp)
+        self.policy = compile_policy(self, rs, comp)
         st_ = rs.stats
         if st_ is not None and isinstance(st_.value, dict):
             for name, text in st_.value.items():

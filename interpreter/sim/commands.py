@@ -22,7 +22,7 @@ from .runner import SimSpec
 from .stats import compare, summarize
 from .sweep import base_value, curve, fresh_out, never_won, parse_sweep, point_name, run_name, sweep_png, sweep_variants
 
-BOT_KINDS = ("random", "mcts")
+BOT_KINDS = ("random", "policy", "mcts")
 
 
 def register(sub) -> None:
@@ -32,8 +32,10 @@ def register(sub) -> None:
     s.add_argument("--variant", action="append", default=[], help="a variant file (repeatable)")
     s.add_argument("--games", type=int, required=True, help="how many games (per run)")
     s.add_argument("--bots", default="random",
-                   help="random, mcts or package.module:Class for every seat, or one per seat: "
-                   "mcts,random,random")
+                   help="random, policy, mcts or package.module:Class for every seat, or one per seat: "
+                   "mcts,policy,random")
+    s.add_argument("--temperature", type=float, default=0.0,
+                   help="policy bots draw options by softmax at this temperature (0: the best)")
     s.add_argument("--rotate", action="store_true", help="game i shifts the seats' bots by i")
     s.add_argument("--players", type=int, help="players per game (default: the ruleset's minimum)")
     s.add_argument("--seed", type=int, default=1, help="game i uses seed SEED+i (default 1)")
@@ -67,7 +69,7 @@ def cmd_simulate(args) -> int:
     bots = tuple(b.strip() for b in args.bots.split(","))
     bad = [b for b in bots if b not in BOT_KINDS and not is_plugin(b)]
     if bad:
-        err.print(f"error: unknown bot {bad[0]!r} (random, mcts or package.module:Class)")
+        err.print(f"error: unknown bot {bad[0]!r} (random, policy, mcts or package.module:Class)")
         return 2
     for b in bots:
         if is_plugin(b):
@@ -80,6 +82,9 @@ def cmd_simulate(args) -> int:
         return 2
     game = load(args.ruleset, args.variant)  # located problems are printed by the CLI
     rs = game.ruleset
+    if "policy" in bots and game.program.policy is None:
+        err.print(f"error: {rs.id} has no policy: section, so there is no policy bot to play")
+        return 2
     scenario = None
     if args.scenario:
         pos, problem = _check_scenario(args, game)
@@ -97,7 +102,8 @@ def cmd_simulate(args) -> int:
         err.print(f"error: --bots names {len(bots)} seats but the game has {players} players")
         return 2
     common = {"players": players, "bots": bots, "budget": args.budget, "depth": args.depth,
-              "rotate": args.rotate, "scenario": scenario}
+              "rotate": args.rotate, "scenario": scenario,
+              "options": {"temperature": args.temperature} if args.temperature else {}}
     ruleset = str(game.path)
     if args.sweep:  # a mistake in it is reported before anything is written
         param, values = parse_sweep(args.sweep)
