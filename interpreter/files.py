@@ -1,7 +1,7 @@
 """Writing files so that nothing is lost: a file is the old or the whole new content.
 
 Pipeline position: foundation (beside errors.py); any layer that writes a save, a log or
-a report uses it.
+a report uses it. It also says where the shipped data (schemas, rulesets) lives.
 """
 
 from __future__ import annotations
@@ -19,3 +19,11 @@ def write_atomic(path: str | Path, text: str) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def shipped_data(name: str) -> Path:
+    """The directory of shipped data `name` (schemas, rulesets): inside the installed package
+    (a wheel carries it as interpreter/_data/NAME, see setup.py), else the checkout's NAME/."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "_data" / name
+    return packaged if packaged.is_dir() else here.parent / name
