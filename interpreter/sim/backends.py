@@ -49,7 +49,8 @@ class Session:
     Raises BackendError (one line) when the backend cannot start: no Ray, a bad or unreachable
     address, an address given to the local backend."""
 
-    def __init__(self, backend: str = "local", jobs: int | None = None, address: str | None = None):
+    def __init__(self, backend: str = "local", jobs: int | None = None, address: str | None = None,
+                 connect_timeout: float | None = None):
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend {backend!r} ({', '.join(BACKENDS)})")
         self.backend, self.jobs, self.pool, self._ray, self._started = backend, jobs, None, None, False
@@ -59,10 +60,10 @@ class Session:
                                    f"runs on this machine")
             self.jobs = jobs or default_jobs()
             return
-        from .ray_connect import connect, import_ray
+        from .ray_connect import CONNECT_TIMEOUT, connect, import_ray
         from .ray_pool import RayPool
         self._ray = import_ray()
-        self._started = connect(self._ray, address, jobs)
+        self._started = connect(self._ray, address, jobs, connect_timeout or CONNECT_TIMEOUT)
         self.pool = RayPool(self._ray, jobs)
 
     def run(self, spec: SimSpec, seed: int, games: int, skip: Iterable[int] = ()) -> Iterator[dict]:

@@ -37,6 +37,8 @@ def register(sub) -> None:
     s.add_argument("--backend", choices=BACKENDS, default="local")
     s.add_argument("--address", help="a Ray cluster to join, HOST:PORT, ray://HOST:PORT or auto (with "
                    "--backend ray; default: RAY_ADDRESS, else Ray is started here)")
+    s.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",
+                   help="give up joining the Ray cluster after this long (default 30)")
     s.add_argument("--resume", metavar="DIR", help="continue the run whose reports are in DIR: play the "
                    "games its games.jsonl lacks (same ruleset, bots and seeds)")
     s.add_argument("--compare", action="store_true",
@@ -109,7 +111,7 @@ def cmd_simulate(args) -> int:
         specs = {"base": SimSpec(ruleset, (), **common), **specs}
     from .backends import Session
     try:
-        session = Session(args.backend, args.jobs, args.address)
+        session = Session(args.backend, args.jobs, args.address, args.connect_timeout)
     except GrimoireError as e:  # no Ray, a bad or unreachable address: one line, before any file
         err.print(f"error: {e}", soft_wrap=True, markup=False)
         return 2
