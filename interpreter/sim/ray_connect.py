@@ -10,6 +10,7 @@ through the job's `runtime_env` (`py_modules`), so a node needs only the depende
 from __future__ import annotations
 
 import atexit
+import copy
 import os
 import re
 import shutil
@@ -109,4 +110,4 @@ def code_runtime_env() -> dict:
         shutil.copytree(shipped_data("schemas"), stage / "_data" / "schemas")
         atexit.register(shutil.rmtree, stage.parent, ignore_errors=True)
         _STAGED["env"] = {"py_modules": [str(stage)]}
-    return _STAGED["env"]
+    return copy.deepcopy(_STAGED["env"])  # ray.init rewrites it in place (paths to gcs:// URIs)

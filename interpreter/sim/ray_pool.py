@@ -97,6 +97,9 @@ class RayPool:
         self.lost_errors = tuple(getattr(errors, n) for n in (
             "RayActorError", "WorkerCrashedError", "ObjectLostError", "NodeDiedError",
             "OwnerDiedError", "ActorUnavailableError") if hasattr(errors, n))
+        # an actor that cannot start: its __init__ failed, or its runtime_env (code) could not be set up
+        self.start_errors = tuple(getattr(errors, n) for n in ("RayTaskError", "RuntimeEnvSetupError")
+                                  if hasattr(errors, n))
 
     # ---- the cluster -----------------------------------------------------------------------
 
@@ -184,7 +187,7 @@ class RayPool:
         a = self.starting.pop(ref)
         try:
             self.info_of[a._actor_id.hex()] = self.ray.get(ref)
-        except self.lost_errors + (self.ray.exceptions.RayTaskError,) as e:
+        except self.lost_errors + self.start_errors as e:
             self.start_failures.append(str(e).strip().splitlines()[-1][:300])
             if not self.workers() and len(self.start_failures) >= max(2, self.wanted()):
                 raise BackendError(f"no Ray worker could start: {self.start_failures[-1]}") from None
