@@ -96,7 +96,11 @@ def load(path: str | Path, variants: list | None = None) -> Game:
             variant_docs.append(load_variant(v, root))
         except RulesetError as e:
             errs.extend(e.problems)
-    errs.extend(validate_ruleset_docs(docs))
+    schema = validate_ruleset_docs(docs)
+    errs.extend(schema)
+    if schema:  # the effect errors too, where the documents can still be compiled
+        from .effect_recovery import effect_problems
+        errs.extend(effect_problems(docs, str(root), schema))
     errs.raise_if_any()
     t2 = time.perf_counter()
     rs, problems = build_ruleset(docs, str(root))

@@ -30,6 +30,7 @@ from fluent.syntax.visitor import Visitor
 
 from .errors import Loc, Problem
 from .load import load_yaml
+from .variant_texts import variant_messages
 
 LANGS = ("en", "ru", "pl", "pt")
 ENGINE_MESSAGES = Path(__file__).with_name("messages")
@@ -256,6 +257,7 @@ class Text:
             eng, _, _ = _engine_messages(code)
             b.add_resource(FluentResource(to_ftl(eng)))
             msgs, _, _ = locale_messages(root, code)
+            msgs = {**msgs, **variant_messages(program, code)}  # a variant's own text wins
             b.add_resource(FluentResource(to_ftl(msgs)), allow_overrides=True)
             self.bundles.append((code, b))
             self._sources[code] = {**eng, **msgs}
@@ -436,7 +438,8 @@ def _engine_messages(lang: str):
 def fluent_problems(ruleset_dir: Path) -> list[Problem]:
     """Fluent syntax errors in a ruleset's locale files, each at its file:line."""
     out: list[Problem] = []
-    for lang in LANGS:
+    from .languages import languages_of
+    for lang in languages_of(ruleset_dir):
         msgs, problems, doc = locale_messages(ruleset_dir, lang)
         out.extend(problems)
         if doc is None:
@@ -583,7 +586,7 @@ def check_locales(ruleset_dir: Path | None, langs=LANGS, program=None, engine: b
         sets.append(("engine", ENGINE_MESSAGES))
     for kind, folder in sets:
         docs = {}
-        for lang in LANGS:
+        for lang in dict.fromkeys(["en", *langs]):  # the languages asked for, English always
             path = folder / f"{lang}.yaml"
             if not path.is_file():
                 docs[lang] = (None, {})
@@ -623,7 +626,9 @@ def check_locales(ruleset_dir: Path | None, langs=LANGS, program=None, engine: b
             doc, msgs = docs[lang]
             path = str(folder / f"{lang}.yaml")
             if doc is None and not (folder / f"{lang}.yaml").is_file():
-                out.append(Problem(Loc(path, 0, 0), f"no {lang} locale file", ("missing",)))
+                # the engine's own messages fall back to English in a language they lack
+                out.append(Problem(Loc(path, 0, 0), f"no {lang} locale file", ("missing",),
+                                   "warning" if kind == "engine" else "error"))
                 continue
             if doc is None:
                 continue

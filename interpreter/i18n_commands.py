@@ -26,7 +26,8 @@ import sys
 from pathlib import Path
 
 from .errors import Loc, Problem, RulesetError, format_problem
-from .i18n import LANGS, check_locales, locale_sources, parse_pattern, pattern_hash, to_ftl
+from .i18n import check_locales, locale_sources, parse_pattern, pattern_hash, to_ftl
+from .languages import CODE, lang_code, languages_of
 
 CATEGORY_NAMES = {
     "missing": "missing ids", "extra": "extra ids", "variables": "variables differ from English",
@@ -52,9 +53,13 @@ def _program(root: Path, variants=()):
 
 def cmd_check(args) -> int:
     root = _ruleset_dir(args.ruleset)
-    langs = args.lang or list(LANGS)
+    from .languages import languages_of
+    langs = args.lang or languages_of(root)  # the languages that exist
     prog = _program(root, args.variant)
     problems = check_locales(root, langs, prog, engine=not args.no_engine)
+    if prog is not None and args.variant:
+        from .variant_text_check import text_problems
+        problems += text_problems(prog, langs)
     errors = [p for p in problems if p.severity != "warning"]
     warnings = [p for p in problems if p.severity == "warning"]
     if args.format == "json":
@@ -148,7 +153,7 @@ def cmd_stamp(args) -> int:
     from .i18n import locale_messages
     root = _ruleset_dir(args.ruleset)
     en, _, _ = locale_messages(root, "en")
-    for lang in args.lang or [lg for lg in LANGS if lg != "en"]:
+    for lang in args.lang or languages_of(root)[1:]:
         path = root / "locales" / f"{lang}.yaml"
         if not path.is_file():
             continue
@@ -346,7 +351,7 @@ def cmd_export(args) -> int:
     en, _, en_doc = locale_messages(root, "en")
     en_lines = {k: en_doc.source.key(("messages", k)).line for k in en} if en_doc is not None else {}
     from .files import write_atomic
-    for lang in args.lang or list(LANGS):
+    for lang in args.lang or languages_of(root):
         msgs, problems, doc = locale_messages(root, lang)
         if problems:
             raise RulesetError(problems)
@@ -448,7 +453,7 @@ def cmd_import(args) -> int:
         else:
             problems.append(Problem(Loc(str(fp), 0, 0), "import reads .po and .ftl files"))
             continue
-        if lang not in LANGS:
+        if not CODE.match(str(lang)):
             problems.append(Problem(Loc(str(fp), 1, 1), f"unknown language {lang!r} (use --lang)"))
             continue
         for key, value in msgs.items():
@@ -599,16 +604,18 @@ def cmd_render(args) -> int:
 def register(sub) -> None:
     i = sub.add_parser("i18n", help="check, stamp, export and import translations")
     isub = i.add_subparsers(dest="i18n_cmd", required=True)
+    from .i18n_init import add_init
+    add_init(isub)
     c = isub.add_parser("check", help="compare every locale with English; exit 1 on any problem")
     c.add_argument("ruleset")
-    c.add_argument("--lang", action="append", choices=list(LANGS))
+    c.add_argument("--lang", action="append", type=lang_code)
     c.add_argument("--variant", action="append", default=[])
     c.add_argument("--no-engine", action="store_true", help="skip the engine's own messages")
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.set_defaults(fn=cmd_check)
     s = isub.add_parser("stamp", help="record the English each translation was made from")
     s.add_argument("ruleset")
-    s.add_argument("--lang", action="append", choices=[lg for lg in LANGS if lg != "en"])
+    s.add_argument("--lang", action="append", type=lang_code)
     s.add_argument("--id", dest="ids", action="append", default=[],
                    help="only this id (repeatable; default: every id with no hash yet)")
     s.add_argument("--all", action="store_true", help="re-stamp every translated id")
@@ -616,18 +623,18 @@ def register(sub) -> None:
     e = isub.add_parser("export", help="write .ftl (Pontoon, Weblate) or .po files")
     e.add_argument("ruleset")
     e.add_argument("--format", choices=["ftl", "po"], default="po")
-    e.add_argument("--lang", action="append", choices=list(LANGS))
+    e.add_argument("--lang", action="append", type=lang_code)
     e.add_argument("--out", required=True)
     e.set_defaults(fn=cmd_export)
     m = isub.add_parser("import", help="merge .ftl or .po files into locales/LANG.yaml")
     m.add_argument("ruleset")
     m.add_argument("files", nargs="+")
-    m.add_argument("--lang", choices=list(LANGS), help="default: the PO Language header or the file name")
+    m.add_argument("--lang", type=lang_code, help="default: the PO Language header or the file name")
     m.add_argument("--prune", action="store_true", help="drop messages the file does not have")
     m.set_defaults(fn=cmd_import)
     r = sub.add_parser("render", help="write a printable HTML card sheet and an SVG per card")
     r.add_argument("ruleset")
-    r.add_argument("--lang", default="en", choices=list(LANGS))
+    r.add_argument("--lang", default="en", type=lang_code)
     r.add_argument("--out", required=True)
     r.add_argument("--variant", action="append", default=[])
     r.set_defaults(fn=cmd_render)

@@ -17,6 +17,8 @@ from .errors import Collector, Loc, Problem, RulesetError
 from .load import Doc, load_yaml
 from .model import SECTIONS_BY_ID, SECTIONS_LIST, Item, Ruleset
 from .validate import validate_doc
+from .variant_checks import changes_nothing, comparable, unchanged_merges
+from .variant_texts import apply_texts
 
 SINGLE = ("setup", "turn", "side_of", "turn_order", "evaluate", "search", "stats")
 _MISSING = object()
@@ -67,11 +69,16 @@ def apply_variants(rs: Ruleset, docs: list[Doc]) -> list[Problem]:
             if vid in (pdata.get("conflicts") or []) and pdata.get("variant") not in reported:
                 errs.add(doc.source.value(("variant",)),
                          f"variant {pdata.get('variant')!r} ({prev_doc.path}) conflicts with {vid!r}")
+        before, seen = comparable(rebuild_data(rs)), len(errs.problems)
+        errs.extend(unchanged_merges(rs, doc))
         merge = data.get("merge") or {}
         for sec, patch in merge.items():
             _merge_section(rs, doc, sec, patch, errs)
         for i, op in enumerate(data.get("patch") or []):
             _patch_op(rs, doc, i, op, errs)
+        apply_texts(rs, doc, errs)
+        if len(errs.problems) == seen and not data.get("locales") and comparable(rebuild_data(rs)) == before:
+            errs.extend([changes_nothing(doc)])
         applied.append(vid)
     rs.variants = applied
     rs.data = rebuild_data(rs)

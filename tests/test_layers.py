@@ -19,17 +19,19 @@ ROOT = Path(__file__).resolve().parent.parent
 # A module belongs to the layer of the longest prefix naming it.
 LAYERS: list[tuple[str, list[str]]] = [
     ("foundation", ["interpreter.errors", "interpreter.files"]),
-    ("front end", ["interpreter.load", "interpreter.validate", "interpreter.model", "interpreter.overlay"]),
+    ("front end", ["interpreter.load", "interpreter.validate", "interpreter.model", "interpreter.overlay",
+                   "interpreter.variant_checks", "interpreter.variant_texts"]),
     ("runtime", ["interpreter.runtime"]),
     ("compiler", ["interpreter.effects"]),
     ("program", ["interpreter.program"]),
     ("engine", ["interpreter.engine"]),
-    ("game", ["interpreter.game"]),
-    ("around the game", ["interpreter.bots", "interpreter.i18n"]),
-    ("scenarios", ["interpreter.scenario"]),
+    ("game", ["interpreter.game", "interpreter.effect_recovery"]),
+    ("around the game", ["interpreter.bots", "interpreter.i18n", "interpreter.languages",
+                         "interpreter.variant_text_check", "interpreter.aec_env"]),
+    ("scenarios", ["interpreter.scenario", "interpreter.scenario_checks"]),
     ("simulation", ["interpreter.sim"]),
     ("commands", ["interpreter.commands", "interpreter.overlay_commands", "interpreter.i18n_commands",
-                  "interpreter.sim.commands"]),
+                  "interpreter.sim.commands", "interpreter.authoring", "interpreter.i18n_init"]),
     ("cli", ["interpreter.cli"]),
     ("package", ["interpreter"]),  # interpreter/__init__.py: the public names, re-exported
 ]

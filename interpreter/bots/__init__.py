@@ -13,6 +13,9 @@ def make_bot(kind: str, seed: int, game=None, **opts):
     if kind == "mcts":
         from .mcts import MctsBot
         return MctsBot(seed, game, **opts)
+    if ":" in kind:  # a class of one's own: package.module:Name
+        from .plugin import make_plugin_bot
+        return make_plugin_bot(kind, seed, game)
     raise ValueError(f"unknown bot {kind!r}")
 
 

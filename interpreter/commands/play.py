@@ -14,6 +14,7 @@ from pathlib import Path
 from ..engine.state import SPECTATOR
 from ..errors import GrimoireError, Loc, Problem, RulesetError
 from ..files import write_atomic
+from ..languages import lang_code
 from .output import print_problems as _print_problems
 
 
@@ -22,10 +23,10 @@ def register(sub) -> None:
     p = sub.add_parser("play", help="play a game (all bots unless --seats says human)")
     p.add_argument("ruleset", nargs="?", default=None)
     p.add_argument("--players", type=int)
-    p.add_argument("--seats", help="comma-separated: human, random or mcts per seat")
-    p.add_argument("--bots", default="random", choices=["random", "mcts"], help="bot for unnamed seats")
+    p.add_argument("--seats", help="comma-separated: human, random, mcts or package.module:Class per seat")
+    p.add_argument("--bots", default="random", help="bot for unnamed seats: random, mcts or package.module:Class")
     p.add_argument("--seed", type=int)
-    p.add_argument("--lang", default="en", choices=["en", "ru", "pl", "pt"])
+    p.add_argument("--lang", default="en", type=lang_code, help="any language the ruleset has text in")
     p.add_argument("--save")
     p.add_argument("--load")
     p.add_argument("--log")
@@ -76,9 +77,16 @@ def cmd_play(args) -> int:
         print(f"error: --seats names {len(seats)} seats but the game has {n} players", file=sys.stderr)
         return 2
     for s in seats:
+        if ":" in s:  # a bot class of one's own: refused here, before the game, if unusable
+            from ..bots.plugin import load_bot_class
+            load_bot_class(s)
+            continue
         if s not in ("human", "random", "mcts"):
             print(f"error: unknown seat kind {s!r} (human, random or mcts)", file=sys.stderr)
             return 2
+    if args.lang != "en":
+        from ..languages import require_language
+        require_language(game.path, args.lang)
     text = Text(game.program, args.lang)
     humans = [i for i, s in enumerate(seats) if s == "human"]
     viewer = humans[0] if len(humans) == 1 else None

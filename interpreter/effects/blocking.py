@@ -14,6 +14,7 @@ import difflib
 
 from ..runtime.options import act_options
 from ..runtime.vm import SUSPEND, Jump
+from .procedures import note_call_types
 from .scope import CheckError
 from .types import elem, is_list, list_of, show
 
@@ -47,7 +48,7 @@ def stmt_choose(comp, b, call, var, src, scope, code):
     def ins(st, fr):
         items = list(xf(st, fr))
         opt = bool(optf(st, fr))
-        if not items:
+        if not items and not opt:  # an optional question is asked all the same (only `pass`)
             fr[2][target] = None
             return None
         p = pf(st, fr)
@@ -249,6 +250,7 @@ def stmt_run(comp, b, call, var, src, scope, code):
         st.stack.append([code_id, 0, loc, var])
         return None
     comp.emit(code, ins, src, call)
+    note_call_types(comp.p, ("hook", hook), [t for _, t in rest])
     return "any"
 
 
@@ -270,4 +272,5 @@ def stmt_emit(comp, b, call, var, src, scope, code):
             st.stack.append([code_id, 0, loc, None])
         return None
     comp.emit(code, ins, src, call)
+    note_call_types(comp.p, ("event", ev), [t for _, t in bound[1:]])
     return "none"

@@ -116,14 +116,26 @@ def proc_args(comp, call, src, scope):
                      f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), found {len(call.args)}")
         raise CheckError
     types = p.proc_types.get(call.func) or ["any"] * len(params)
-    fns = []
+    fns, seen_types = [], []
     for a, want in zip(call.args, types):
         f, t = comp.expr(a, src, scope)
+        seen_types.append(t)
         if want != "any" and not accepts(want, t):
             comp.problem(src, a, f"{call.func}() expects {show(want)} for {params[len(fns)]!r}, found {show(t)}")
             raise CheckError
         fns.append(comp.mat(comp.coerce(f, t, want)))
+    note_call_types(p, ("proc", call.func), seen_types)
     return fns, "proc:" + call.func, list(params)
+
+
+def note_call_types(program, callee, types) -> None:
+    """Record the static types passed to an untyped parameter at one call site, so that
+    `determinize` knows which suspended locals hold cards (engine/views.py)."""
+    seen = program.__dict__.setdefault("call_arg_types", {}).setdefault(callee, [])
+    for i, t in enumerate(types):
+        if i == len(seen):
+            seen.append(set())
+        seen[i].add(t)
 
 
 def compile_proc_call(comp, call, var, src, scope, code):

@@ -83,7 +83,7 @@ class State:
         s.at = self.at[:]
         s.stack = [[f[0], f[1], f[2].copy(), f[3]] for f in self.stack]
         s.pending = self.pending
-        s.rng = Rng(self.rng.s)
+        s.rng = self.rng.copy()
         s.seed = self.seed
         s.current = self.current
         s.turn = self.turn

@@ -93,7 +93,7 @@ def sorted_values(xs):
 
 
 def roll(st, n):
-    return st.rng.below(max(1, n)) + 1
+    return st.rng.roll(n)
 
 
 def random_item(st, xs):

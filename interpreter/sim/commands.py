@@ -14,9 +14,12 @@ import time
 from contextlib import closing
 from pathlib import Path
 
+from ..bots.plugin import is_plugin, load_bot_class
 from .backends import BACKENDS, default_jobs
+from .report import write_atomic_bytes
 from .runner import SimSpec
 from .stats import compare, summarize
+from .sweep import base_value, curve, fresh_out, never_won, parse_sweep, point_name, run_name, sweep_png, sweep_variants
 
 BOT_KINDS = ("random", "mcts")
 
@@ -29,7 +32,8 @@ def register(sub) -> None:
     s.add_argument("--variant", action="append", default=[], help="a variant file (repeatable)")
     s.add_argument("--games", type=int, help="how many games (per run; with --resume, a new total)")
     s.add_argument("--bots", default="random",
-                   help="random or mcts for every seat, or one per seat: mcts,random,random")
+                   help="random, mcts or package.module:Class for every seat, or one per seat: "
+                   "mcts,random,random")
     s.add_argument("--rotate", action="store_true", help="game i shifts the seats' bots by i")
     s.add_argument("--players", type=int, help="players per game (default: the ruleset's minimum)")
     s.add_argument("--seed", type=int, default=1, help="game i uses seed SEED+i (default 1)")
@@ -44,7 +48,10 @@ def register(sub) -> None:
     s.add_argument("--compare", action="store_true",
                    help="also play the base ruleset on the same seeds and compare")
     s.add_argument("--out", help="directory for results.json, games.csv, chart.png, games.jsonl "
-                   "(default: simulate-RULESET)")
+                   "(default: a new simulate-RULESET, simulate-RULESET-2, ... per run)")
+    s.add_argument("--sweep", metavar="PARAM=A..B[:STEP]",
+                   help="one run per value of a param (or PARAM=A,B,C), on the same seeds; sweep.png "
+                   "charts each side's win rate against the value")
     s.add_argument("--scenario", help="a scenario file: every game starts from its position (its setup, "
                    "`given` and `when`, with game i's seed); its players and seat names are used")
     s.add_argument("--budget", type=int, default=100, help="MCTS iterations per decision")
@@ -78,12 +85,18 @@ def cmd_simulate(args) -> int:
         err.print("error: --games must be at least 1")
         return 2
     bots = tuple(b.strip() for b in args.bots.split(","))
-    bad = [b for b in bots if b not in BOT_KINDS]
+    bad = [b for b in bots if b not in BOT_KINDS and not is_plugin(b)]
     if bad:
-        err.print(f"error: unknown bot {bad[0]!r} (random or mcts)")
+        err.print(f"error: unknown bot {bad[0]!r} (random, mcts or package.module:Class)")
         return 2
+    for b in bots:
+        if is_plugin(b):
+            load_bot_class(b)  # an unusable class is refused before any game is played
     if args.compare and not args.variant:
         err.print("error: --compare needs at least one --variant to compare with the base")
+        return 2
+    if args.compare and args.sweep:
+        err.print("error: --sweep compares its values already; leave out --compare")
         return 2
     game = load(args.ruleset, args.variant)  # located problems are printed by the CLI
     rs = game.ruleset
@@ -106,25 +119,40 @@ def cmd_simulate(args) -> int:
     common = {"players": players, "bots": bots, "budget": args.budget, "depth": args.depth,
               "rotate": args.rotate, "scenario": scenario}
     ruleset = str(game.path)
-    specs = {"variant" if args.compare else "run": SimSpec(ruleset, tuple(args.variant), **common)}
-    if args.compare:
-        specs = {"base": SimSpec(ruleset, (), **common), **specs}
+    if args.sweep:  # a mistake in it is reported before anything is written
+        param, values = parse_sweep(args.sweep)
+        base = base_value(rs, param, players)
     from .backends import Session
     try:
         session = Session(args.backend, args.jobs, args.address, args.connect_timeout)
     except GrimoireError as e:  # no Ray, a bad or unreachable address: one line, before any file
         err.print(f"error: {e}", soft_wrap=True, markup=False)
         return 2
-    out = Path(args.out or f"simulate-{rs.id}")
-    out.mkdir(parents=True, exist_ok=True)
-    from .report import GameLog
-    from .resume import finished_games, save_request
-    args.ruleset_path = ruleset
-    runs = {n: [r for r in rs_ if r["index"] < args.games]
-            for n, rs_ in finished_games(out, specs).items()} if args.resume else {n: [] for n in specs}
-    resumed = sum(map(len, runs.values()))
-    save_request(out, args)
-    log = GameLog(out / "games.jsonl", [(n, r) for n, rs_ in runs.items() for r in rs_])
+    try:  # the session holds workers (and maybe a Ray it started) until the run ends
+        out = Path(args.out) if args.out else fresh_out(f"simulate-{rs.id}")
+        out.mkdir(parents=True, exist_ok=True)
+        names = (rs.id, run_name(rs.id, args.variant))  # tables and charts name runs by their rules
+        specs = {names[1]: SimSpec(ruleset, tuple(args.variant), **common)}
+        if args.compare:
+            specs = {names[0]: SimSpec(ruleset, (), **common), **specs}
+        sweep = None
+        if args.sweep:
+            files = sweep_variants(out, rs, param, values, players)
+            points = [(v, point_name(param, v, base)) for v in values]
+            specs = {name: SimSpec(ruleset, tuple(args.variant) + ((files[v],) if files[v] else ()), **common)
+                     for v, name in points}
+            sweep = (param, points)
+        from .report import GameLog
+        from .resume import finished_games, save_request
+        args.ruleset_path = ruleset
+        runs = {n: [r for r in rs_ if r["index"] < args.games]
+                for n, rs_ in finished_games(out, specs).items()} if args.resume else {n: [] for n in specs}
+        resumed = sum(map(len, runs.values()))
+        save_request(out, args)
+        log = GameLog(out / "games.jsonl", [(n, r) for n, rs_ in runs.items() for r in rs_])
+    except BaseException:
+        session.close()
+        raise
     interrupted, failure = False, None
     t0 = time.perf_counter()
     try:
@@ -152,13 +180,24 @@ def cmd_simulate(args) -> int:
     execution.update(seconds=round(seconds, 3), resumed_games=resumed,
                      games_per_second=round((sum(map(len, runs.values())) - resumed) / seconds, 3)
                      if seconds > 0 else None)
-    report = _report(args, rs, players, bots, execution, runs, interrupted, failure)
+    report = _report(args, rs, players, bots, execution, runs, interrupted, failure, names)
     from .report import write_reports
     title = f"{rs.id}" + (f" + {', '.join(Path(v).stem for v in args.variant)}" if args.variant else "") \
         + f": {players} players, {'/'.join(bots)} bots" \
         + (f", from {Path(args.scenario).stem}" if args.scenario else "")
+    if sweep:
+        param, points = sweep
+        data = curve(report["summary"], points)
+        report["sweep"] = {"param": param, "values": [v for v, _ in points],
+                           "runs": [n for _, n in points], "by_side": data}
     paths = write_reports(out, report, runs, title)
+    if sweep:
+        write_atomic_bytes(out / "sweep.png", sweep_png(sweep[0], report["sweep"]["by_side"],
+                                                        title + f" ({args.games} games per value)"))
+        paths.append(out / "sweep.png")
     _print_summary(out_console, report, bots)
+    for w in never_won(report["summary"]):
+        err.print(w, soft_wrap=True, markup=False)
     out_console.print(f"wrote {', '.join(str(p) for p in paths)} and {out / 'games.jsonl'}")
     if failure:
         return 1
@@ -183,7 +222,7 @@ def _check_scenario(args, game):
     return pos, None
 
 
-def _report(args, rs, players, bots, execution, runs, interrupted, failure) -> dict:
+def _report(args, rs, players, bots, execution, runs, interrupted, failure, names) -> dict:
     """results.json without its games. Everything but `execution` (backend, workers, nodes,
     timings) depends only on the request and the seeds: summaries are over games by index."""
     runs = {name: sorted(rs_, key=lambda r: r["index"]) for name, rs_ in runs.items()}
@@ -195,7 +234,7 @@ def _report(args, rs, players, bots, execution, runs, interrupted, failure) -> d
         "summary": {name: summarize(rs_) for name, rs_ in runs.items()},
     }
     if args.compare:
-        report["comparison"] = compare(runs["base"], runs["variant"])
+        report["comparison"] = dict(compare(runs[names[0]], runs[names[1]]), names=list(names))
     report["execution"] = execution
     return report
 
@@ -263,7 +302,8 @@ def _ci(ci) -> str:
 def _print_summary(console, report: dict, bots) -> None:
     from rich.table import Table
     for name, s in report["summary"].items():
-        t = Table(title=f"{report['ruleset']} — {name}: {s['played']} games"
+        label = name if name == report["ruleset"] else f"{report['ruleset']} — {name}"
+        t = Table(title=f"{label}: {s['played']} games"
                   + (f", {s['errors']} stopped by errors" if s["errors"] else "")
                   + (" (interrupted)" if report["interrupted"] else ""))
         t.add_column("side")
@@ -289,9 +329,10 @@ def _print_summary(console, report: dict, bots) -> None:
                                                        for k, v in s["stats"].items()))
     cmp = report.get("comparison")
     if cmp:
-        t = Table(title=f"variant against base, on {cmp['paired_games']} paired seeds")
+        base, var = cmp["names"]
+        t = Table(title=f"{var} against {base}, on {cmp['paired_games']} paired seeds")
         t.caption = "diff: points; p: McNemar on paired games (length and stats: paired z)"
-        for col in ("side", "base", "variant", "diff", "95% CI", "p", "sig."):
+        for col in ("side", base, var, "diff", "95% CI", "p", "sig."):
             t.add_column(col, justify="left" if col in ("side", "sig.") else "right", no_wrap=True)
         for side, c in cmp["by_side"].items():
             t.add_row(side, _pct(c["base"]["rate"]), _pct(c["variant"]["rate"]),

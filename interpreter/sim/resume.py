@@ -17,7 +17,7 @@ from ..files import write_atomic
 
 REQUEST = "run.json"
 FIELDS = ("ruleset", "variant", "games", "bots", "rotate", "players", "seed", "budget", "depth",
-          "compare", "scenario")
+          "compare", "scenario", "sweep")
 
 
 class ResumeError(GrimoireError):
@@ -26,7 +26,7 @@ class ResumeError(GrimoireError):
 
 def save_request(out: Path, args) -> None:
     """Write what this run plays to out/run.json (paths absolute, so any directory can resume)."""
-    req = {k: getattr(args, k) for k in FIELDS}
+    req = {k: getattr(args, k, None) for k in FIELDS}
     req["ruleset"] = str(Path(args.ruleset_path).resolve())
     req["variant"] = [str(Path(v).resolve()) for v in args.variant]
     req["scenario"] = str(Path(args.scenario).resolve()) if args.scenario else None
