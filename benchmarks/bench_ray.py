@@ -65,8 +65,10 @@ def main() -> None:
             t_put = time.perf_counter() - t0
             cold_wall, cold = timed_batch(s, spec, games)
             warm_wall, warm = timed_batch(s, spec, games)
-        assert all(same_outcome(x, y) for x, y in zip(local, cold)) and len(cold) == games
-        assert all(same_outcome(x, y) for x, y in zip(local, warm)) and len(warm) == games
+        assert len(cold) == games, (len(cold), games)
+        assert all(same_outcome(x, y) for x, y in zip(local, cold))
+        assert len(warm) == games, (len(warm), games)
+        assert all(same_outcome(x, y) for x, y in zip(local, warm))
         game_s = sum(r["seconds"] for r in local) / games
         rows.append((kind, games, game_s, local_wall, t_join, t_put, cold_wall, warm_wall,
                      overhead(local_wall, local, 2), overhead(warm_wall, warm, 2)))

@@ -146,17 +146,20 @@ class RayPool:
         ray = self.ray
         key, holder = self._ship(spec)
         queue = deque(items)
+        left = {index for index, _ in queue}  # a retried chunk may also have finished: once each
         sizer = _Sizer()
         tries: Counter = Counter()
         self.scale(force=True)
         try:
-            while queue or self.busy:
+            while left:
                 self.scale()
                 while self.idle and queue:
                     n = sizer.size(len(queue), self.alive())
                     chunk = [queue.popleft() for _ in range(min(n, len(queue)))]
                     a = self.idle.pop()
                     self.busy[a.play.remote(key, holder, chunk)] = (a, chunk)
+                if not queue and not self.busy:  # cannot happen: every game is queued, running or done
+                    raise BackendError(f"{len(left)} games were neither queued nor running")
                 refs = list(self.starting) + list(self.busy)
                 if not refs:
                     self.scale(force=True)
@@ -171,12 +174,15 @@ class RayPool:
                         results = ray.get(ref)
                     except self.lost_errors:
                         self._lost(a, chunk, tries)
-                        queue.extendleft(reversed(chunk))
+                        queue.extendleft(reversed([it for it in chunk if it[0] in left]))
                         continue
                     self.idle.append(a)
                     self.used.add(a._actor_id.hex())
                     sizer.add(results)
-                    yield from results
+                    for r in results:
+                        if r["index"] in left:
+                            left.discard(r["index"])
+                            yield r
         finally:
             if self.busy:  # stopped early (Ctrl-C, an error): those actors' work is dropped
                 for a, _ in self.busy.values():
