@@ -96,19 +96,23 @@ def test_a_failed_run_still_writes_its_reports(tmp_path, capsys, monkeypatch):
     assert (tmp_path / "out" / "games.csv").is_file() and (tmp_path / "out" / "chart.png").is_file()
 
 
-def test_resume_plays_only_the_missing_games_and_ends_as_one_run(tmp_path):
+def test_resume_plays_only_the_missing_games_and_ends_as_one_run(tmp_path, monkeypatch):
     whole, cut = tmp_path / "whole", tmp_path / "cut"
-    args = ["simulate", HIGH_TIDE, "--games", "20", "--players", "3", "--seed", "11", "--jobs", "1", "--quiet"]
+    monkeypatch.chdir(RULESETS.parent)  # the variant is given relative, and resumed from elsewhere
+    castle = "rulesets/castle_of_the_devil"
+    args = ["simulate", castle, "--variant", f"{castle}/variants/beginner.yaml",
+            "--games", "12", "--players", "4", "--seed", "11", "--jobs", "1", "--quiet"]
     assert main([*args, "--out", str(whole)]) == 0
     assert main([*args, "--out", str(cut)]) == 0
     lines = (cut / "games.jsonl").read_text().splitlines(keepends=True)
     (cut / "games.jsonl").write_text("".join(lines[:7]) + lines[7][:25])  # killed mid-line
     (cut / "results.json").unlink()
+    monkeypatch.chdir(tmp_path)
     assert main(["simulate", "--resume", str(cut), "--jobs", "2", "--quiet"]) == 0
     text, data = results(cut)
     assert text == results(whole)[0]
     assert data["execution"]["resumed_games"] == 7
-    assert len((cut / "games.jsonl").read_text().splitlines()) == 20
+    assert len((cut / "games.jsonl").read_text().splitlines()) == 12
 
 
 def test_resume_needs_a_run_directory(tmp_path, capsys):

@@ -225,11 +225,13 @@ def _check_scenario(args, game):
 def _report(args, rs, players, bots, execution, runs, interrupted, failure, names) -> dict:
     """results.json without its games. Everything but `execution` (backend, workers, nodes,
     timings) depends only on the request and the seeds: summaries are over games by index."""
+    from .resume import as_typed
+    typed = as_typed(args)  # a resumed run reports the paths the first run was given
     runs = {name: sorted(rs_, key=lambda r: r["index"]) for name, rs_ in runs.items()}
     report = {
         "format": "grimoire-simulation", "version": 2,
-        "ruleset": rs.id, "variants": list(args.variant), "players": players, "bots": list(bots),
-        "rotate": args.rotate, "budget": args.budget, "depth": args.depth, "scenario": args.scenario,
+        "ruleset": rs.id, "variants": typed["variant"], "players": players, "bots": list(bots),
+        "rotate": args.rotate, "budget": args.budget, "depth": args.depth, "scenario": typed["scenario"],
         "seed": args.seed, "games_requested": args.games, "interrupted": interrupted, "failure": failure,
         "summary": {name: summarize(rs_) for name, rs_ in runs.items()},
     }

@@ -30,6 +30,7 @@ def save_request(out: Path, args) -> None:
     req["ruleset"] = str(Path(args.ruleset_path).resolve())
     req["variant"] = [str(Path(v).resolve()) for v in args.variant]
     req["scenario"] = str(Path(args.scenario).resolve()) if args.scenario else None
+    req["as_typed"] = as_typed(args)
     write_atomic(out / REQUEST, json.dumps({"format": "grimoire-simulation-run", "version": 1, **req},
                                            indent=1) + "\n")
 
@@ -51,7 +52,13 @@ def apply_request(args) -> None:
         setattr(args, k, req[k])
     if games is not None:
         args.games = games
+    args.as_typed = req.get("as_typed") or {"variant": args.variant, "scenario": args.scenario}
     args.out = str(d)
+
+
+def as_typed(args) -> dict:
+    """The variant and scenario paths as the user typed them (the reports show these)."""
+    return getattr(args, "as_typed", None) or {"variant": list(args.variant), "scenario": args.scenario}
 
 
 def finished_games(d: Path, names) -> dict[str, list[dict]]:
