@@ -351,7 +351,8 @@ def _print_summary(console, report: dict, bots) -> None:
         console.print(t)
     ex = report["execution"]
     if ex.get("games_per_second"):
-        where = f"{ex['workers']} workers" + (f" on {ex['nodes']} nodes" if "nodes" in ex else "")
+        where = f"{ex['jobs'] or 'all'} jobs" + (f", {ex['workers']} workers on {ex['nodes']} nodes"
+                                                   if "nodes" in ex else "")
         console.print(f"  {ex['seconds']:.1f} s, {ex['games_per_second']:.1f} games/s "
                       f"({ex['backend']}, {where})")
     sys.stdout.flush()
