@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # modules that add subcommands: each has register(subparsers)
 _EXTRA_COMMANDS = ["interpreter.overlay_commands", "interpreter.sim.commands", "interpreter.i18n_commands",
-                   "interpreter.authoring.lsp"]
+                   "interpreter.authoring.lsp", "interpreter.web.commands"]
 
 
 def main(argv: list[str] | None = None) -> int:

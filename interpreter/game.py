@@ -19,6 +19,7 @@ from .load import load_ruleset_files
 from .model import Ruleset, build_ruleset
 from .overlay import apply_variants, load_variant
 from .program import Program
+from .tabletop.spec import table_problems
 from .validate import validate_ruleset_docs
 
 RULESETS = shipped_data("rulesets")
@@ -112,6 +113,7 @@ def load(path: str | Path, variants: list | None = None) -> Game:
     prog = Program(rs)
     errs.extend(prog.compile())
     _check_start_zones(prog, errs)
+    errs.extend(table_problems(prog))
     errs.raise_if_any()
     t3 = time.perf_counter()
     return Game(rs, prog, root, [str(v) for v in variants or []],
@@ -127,6 +129,7 @@ def compile_problems(docs, root: str = "") -> list[Problem]:
     errs = Collector()
     errs.extend(prog.compile())
     _check_start_zones(prog, errs)
+    errs.extend(table_problems(prog))
     return errs.problems
 
 

@@ -20,7 +20,7 @@ from .validate import validate_doc
 from .variant_checks import changes_nothing, comparable, unchanged_merges
 from .variant_texts import apply_texts
 
-SINGLE = ("setup", "turn", "side_of", "turn_order", "evaluate", "search", "stats")
+SINGLE = ("setup", "turn", "side_of", "turn_order", "evaluate", "search", "stats", "table")
 _MISSING = object()
 
 

@@ -10,8 +10,11 @@ from interpreter.cli import main
 from interpreter.game import load
 from interpreter.i18n import Text
 from interpreter.languages import languages_of
+from interpreter.load import load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
+# how many messages High Tide's English has (the count the checks report)
+N_EN = len(load_yaml(ROOT / "rulesets" / "high_tide" / "locales" / "en.yaml").data["messages"])
 
 
 def _tide(tmp_path) -> Path:
@@ -23,7 +26,7 @@ def _tide(tmp_path) -> Path:
 def test_an_english_only_ruleset_checks_clean(capsys):
     assert main(["i18n", "check", str(ROOT / "rulesets" / "high_tide"), "--no-engine"]) == 0
     out = capsys.readouterr().out
-    assert "high_tide en: 13/13 messages: ok" in out and "0 errors" in out
+    assert f"high_tide en: {N_EN}/{N_EN} messages: ok" in out and "0 errors" in out
 
 
 def test_init_writes_a_skeleton_that_a_translation_completes(tmp_path, capsys):
@@ -34,7 +37,7 @@ def test_init_writes_a_skeleton_that_a_translation_completes(tmp_path, capsys):
     assert "locale: de" in text and "  # card-pearl: Pearl" in text and "Plural categories in de: one, other" in text
     assert languages_of(rs) == ["en", "de"]
     assert main(["i18n", "check", str(rs), "--no-engine"]) == 1
-    assert "high_tide de: 0/13 messages, 0 stamped: 13 missing ids" in capsys.readouterr().out
+    assert f"high_tide de: 0/{N_EN} messages, 0 stamped: {N_EN} missing ids" in capsys.readouterr().out
     assert main(["i18n", "init", str(rs), "--lang", "de"]) == 1  # never over an existing file
     # a translator fills it in: the game speaks German
     en = (rs / "locales" / "en.yaml").read_text(encoding="utf-8")

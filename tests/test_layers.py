@@ -25,13 +25,14 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("compiler", ["interpreter.effects"]),
     ("program", ["interpreter.program"]),
     ("engine", ["interpreter.engine"]),
+    ("table", ["interpreter.tabletop"]),  # what a seat sees: the table section, the model from a view
     ("game", ["interpreter.game", "interpreter.effect_recovery"]),
     ("around the game", ["interpreter.bots", "interpreter.i18n", "interpreter.languages",
-                         "interpreter.variant_text_check", "interpreter.aec_env"]),
+                         "interpreter.variant_text_check", "interpreter.aec_env", "interpreter.tui"]),
     ("scenarios", ["interpreter.scenario", "interpreter.scenario_checks"]),
     ("simulation", ["interpreter.sim"]),
     ("commands", ["interpreter.commands", "interpreter.overlay_commands", "interpreter.i18n_commands",
-                  "interpreter.sim.commands", "interpreter.authoring", "interpreter.i18n_init"]),
+                  "interpreter.sim.commands", "interpreter.authoring", "interpreter.i18n_init", "interpreter.web"]),
     ("cli", ["interpreter.cli"]),
     ("package", ["interpreter"]),  # interpreter/__init__.py: the public names, re-exported
 ]

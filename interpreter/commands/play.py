@@ -15,6 +15,7 @@ from ..engine.state import SPECTATOR
 from ..errors import GrimoireError, Loc, Problem, RulesetError
 from ..files import write_atomic
 from ..languages import lang_code
+from ..tui import ask
 from .output import print_problems as _print_problems
 
 
@@ -146,45 +147,7 @@ def cmd_play(args) -> int:
 
 
 def _ask_human(st, p, text):
-    from ..engine.views import view
-    v = view(st, p)
-    print()
-    print(f"[{text.player(st, p)}] " + _describe_view(st, p, v, text))
-    opts = st.options()
-    pend = st.pending
-    print(text.prompt(st, pend))
-    for i, o in enumerate(opts, 1):
-        print(f"  {i:2d}. {text.option(st, o)}  [{o.id}]")
-    while True:
-        try:
-            raw = input("> ").strip()
-        except EOFError:
-            raise _Quit() from None
-        if raw in ("q", "quit", "save"):
-            raise _Quit()
-        if raw.isdigit() and 1 <= int(raw) <= len(opts):
-            return opts[int(raw) - 1].id
-        if any(o.id == raw for o in opts):
-            return raw
-        print(text.msg("cli-ask-number", {"n": len(opts)}))
-
-
-def _describe_view(st, p, v, text) -> str:
-    g = st.g
-    parts = []
-    me_id = v["you"]
-    for key, cards in v["zones"].items():
-        if key.endswith("@" + me_id) and cards:
-            zname = key.split("@")[0]
-            names = [text.card_name(g.prog.card_index[c]) if c else "?" for c in cards]
-            parts.append(f"{text.msg('zone-' + zname, default=zname)}: {', '.join(names)}")
-    ctrs = [f"{text.msg('counter-' + k.split('@')[0], default=k.split('@')[0])} {val}"
-            for k, val in v["counters"].items() if k.endswith("@" + me_id) or "@" not in k]
-    if ctrs:
-        parts.append("; ".join(ctrs))
-    if st.at[p] is not None:
-        parts.append(f"@ {text.value(st, st.at[p], 'loc')}")
-    return " | ".join(parts)
+    return ask(st, p, text, _Quit)  # the table drawn from p's view, then the numbered options
 
 
 def _write_save(path, game, st, seats, seed, lang) -> None:

@@ -9,7 +9,7 @@ search bot can sample a world it cannot tell apart from the real one.
 
 from __future__ import annotations
 
-from ..runtime.options import ACT_LOG
+from ..runtime.options import ACT_LOG, SPECTATOR
 from .decisions import player_id, value_id
 from .rng import Rng
 
@@ -19,10 +19,11 @@ def _visible_counter(g, i: int, p: int) -> bool:
     return vis == 0 or (vis == 1 and g.ctr_owner[i] == p)
 
 
-def view(st, p: int) -> dict:
-    """Everything player p may know, as plain JSON-ready data."""
+def view(st, p: int | None) -> dict:
+    """Everything player p may know, as plain JSON-ready data (p None: a spectator, who sees
+    only what every player may see)."""
     g = st.g
-    bit = 1 << p
+    bit = SPECTATOR if p is None else 1 << p
     ids = g.card_ids
     cdef = g.card_def
     zones: dict = {}
@@ -38,7 +39,7 @@ def view(st, p: int) -> dict:
             f"{name}@{g.loc_ids[li]}" if li is not None else f"{name}@{player_id(st, owner)}")
         counters[key] = st.ctr[i]
     out = {
-        "you": player_id(st, p),
+        "you": None if p is None else player_id(st, p),
         "players": [player_id(st, q) for q in range(st.n)],
         "turn": st.turn,
         "current": player_id(st, st.current) if st.current is not None else None,
