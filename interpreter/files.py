@@ -5,7 +5,8 @@ report or a rendered page uses it. A file is
 written to a temporary file beside it and renamed over it, so a reader sees the old content or
 the whole new one. The temporary file is removed if the write fails or is interrupted; one
 left by a process that was killed outright (SIGKILL, power loss) is removed by the next write
-of the same file, once its writer is known to be gone.
+of the same file, once its writer is known to be gone. It also says where the shipped data
+(schemas, rulesets) lives.
 """
 
 from __future__ import annotations
@@ -92,3 +93,11 @@ def check_writable(path: str | Path) -> None:
         raise OutputError(f"cannot write {path}: the directory {parent} does not exist")
     if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise OutputError(f"cannot write {path}: permission denied")
+
+
+def shipped_data(name: str) -> Path:
+    """The directory of shipped data `name` (schemas, rulesets): inside the installed package
+    (a wheel carries it as interpreter/_data/NAME, see setup.py), else the checkout's NAME/."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "_data" / name
+    return packaged if packaged.is_dir() else here.parent / name

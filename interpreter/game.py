@@ -14,6 +14,7 @@ from .engine.persist import state_from_json
 from .engine.state import State
 from .engine.table import Table
 from .errors import Collector, Loc, Problem, RulesetError
+from .files import shipped_data
 from .load import load_ruleset_files
 from .model import Ruleset, build_ruleset
 from .overlay import apply_variants, load_variant
@@ -21,8 +22,7 @@ from .program import Program
 from .tabletop.spec import table_problems
 from .validate import validate_ruleset_docs
 
-REPO = Path(__file__).resolve().parent.parent
-RULESETS = REPO / "rulesets"
+RULESETS = shipped_data("rulesets")
 
 
 def resolve_ruleset(name_or_path: str | Path) -> Path:

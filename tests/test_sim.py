@@ -16,7 +16,7 @@ import pytest
 from interpreter.cli import main
 from interpreter.game import RULESETS
 from interpreter.sim import SimSpec, run_batch, run_one
-from interpreter.sim.backends import plan
+from interpreter.sim.backends import batch_items, plan
 from interpreter.sim.runner import same_outcome, seat_bots
 from interpreter.sim.stats import compare, mcnemar, mean_sd, summarize, two_proportion, wilson
 
@@ -31,8 +31,12 @@ def by_index(results) -> list[dict]:
 
 def test_plan_covers_every_game_once_with_seed_base_plus_index():
     for games, jobs in [(1, 1), (7, 2), (100, 2), (1000, 8)]:
-        items = [it for chunk in plan(40, games, jobs) for it in chunk]
+        items = [it for chunk in plan(batch_items(40, games), jobs) for it in chunk]
         assert items == [(i, 40 + i) for i in range(games)]
+
+
+def test_batch_items_skip_the_finished_games_and_keep_the_seeds():
+    assert batch_items(10, 5, skip={1, 3}) == [(0, 10), (2, 12), (4, 14)]
 
 
 def test_same_seeds_same_results_with_one_and_two_processes():

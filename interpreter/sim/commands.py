@@ -16,7 +16,7 @@ from contextlib import closing
 from pathlib import Path
 
 from ..bots.plugin import is_plugin, load_bot_class
-from .backends import BACKENDS, default_jobs, run_batch
+from .backends import BACKENDS, default_jobs
 from .report import write_atomic_bytes
 from .runner import SimSpec
 from .stats import compare, summarize
@@ -28,9 +28,10 @@ BOT_KINDS = ("random", "policy", "mcts")
 def register(sub) -> None:
     """Add the `simulate` subcommand."""
     s = sub.add_parser("simulate", help="play many seeded games with bots and report statistics")
-    s.add_argument("ruleset")
+    s.add_argument("ruleset", nargs="?", help="a ruleset directory or a shipped ruleset's name "
+                   "(not with --resume)")
     s.add_argument("--variant", action="append", default=[], help="a variant file (repeatable)")
-    s.add_argument("--games", type=int, required=True, help="how many games (per run)")
+    s.add_argument("--games", type=int, help="how many games (per run; with --resume, a new total)")
     s.add_argument("--bots", default="random",
                    help="random, policy, mcts or package.module:Class for every seat, or one per seat: "
                    "mcts,policy,random")
@@ -41,7 +42,12 @@ def register(sub) -> None:
     s.add_argument("--seed", type=int, default=1, help="game i uses seed SEED+i (default 1)")
     s.add_argument("--jobs", type=int, help=f"worker processes (default: all cores, {default_jobs()})")
     s.add_argument("--backend", choices=BACKENDS, default="local")
-    s.add_argument("--address", help="a Ray cluster to join (with --backend ray)")
+    s.add_argument("--address", help="a Ray cluster to join, HOST:PORT, ray://HOST:PORT or auto (with "
+                   "--backend ray; default: RAY_ADDRESS, else Ray is started here)")
+    s.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",
+                   help="give up joining the Ray cluster after this long (default 30)")
+    s.add_argument("--resume", metavar="DIR", help="continue the run whose reports are in DIR: play the "
+                   "games its games.jsonl lacks (same ruleset, bots and seeds)")
     s.add_argument("--compare", action="store_true",
                    help="also play the base ruleset on the same seeds and compare")
     s.add_argument("--out", help="directory for results.json, games.csv, chart.png, games.jsonl "
@@ -63,6 +69,21 @@ def cmd_simulate(args) -> int:
     from ..game import load
     out_console = Console()
     err = Console(stderr=True)
+    from ..errors import GrimoireError
+    from .resume import apply_request
+    if args.resume:
+        if args.ruleset:
+            err.print("error: --resume DIR takes the ruleset and the games from DIR/run.json; "
+                      "give no ruleset", soft_wrap=True, markup=False)
+            return 2
+        try:
+            apply_request(args)
+        except GrimoireError as e:
+            err.print(f"error: {e}", soft_wrap=True, markup=False)
+            return 2
+    if args.ruleset is None or args.games is None:
+        err.print("error: simulate needs a ruleset and --games (or --resume DIR)")
+        return 2
     if args.games < 1:
         err.print("error: --games must be at least 1")
         return 2
@@ -108,37 +129,49 @@ def cmd_simulate(args) -> int:
     if args.sweep:  # a mistake in it is reported before anything is written
         param, values = parse_sweep(args.sweep)
         base = base_value(rs, param, players)
-    if args.backend == "ray" and not have_ray():
-        err.print("error: --backend ray needs Ray, which is not installed: pip install 'grimoire[ray]' "
-                  "(or leave out --backend to use local processes)", soft_wrap=True, markup=False)
+    from .backends import Session
+    try:
+        session = Session(args.backend, args.jobs, args.address, args.connect_timeout)
+    except GrimoireError as e:  # no Ray, a bad or unreachable address: one line, before any file
+        err.print(f"error: {e}", soft_wrap=True, markup=False)
         return 2
-    out = Path(args.out) if args.out else fresh_out(f"simulate-{rs.id}")
-    problem = _check_out(out)  # before any game is played: a game is never lost to a bad path
-    if problem:
-        err.print(f"error: {problem}", soft_wrap=True, markup=False)
-        return 2
-    names = (rs.id, run_name(rs.id, args.variant))  # tables and charts name runs by their rules
-    specs = {names[1]: SimSpec(ruleset, tuple(args.variant), **common)}
-    if args.compare:
-        specs = {names[0]: SimSpec(ruleset, (), **common), **specs}
-    sweep = None
-    if args.sweep:
-        files = sweep_variants(out, rs, param, values, players)
-        points = [(v, point_name(param, v, base)) for v in values]
-        specs = {name: SimSpec(ruleset, tuple(args.variant) + ((files[v],) if files[v] else ()), **common)
-                 for v, name in points}
-        sweep = (param, points)
-    jobs = args.jobs or (None if args.backend == "ray" else default_jobs())
-    runs: dict[str, list[dict]] = {name: [] for name in specs}
-    interrupted = False
+    try:  # the session holds workers (and maybe a Ray it started) until the run ends
+        out = Path(args.out) if args.out else fresh_out(f"simulate-{rs.id}")
+        problem = _check_out(out)  # before any game is played: a game is never lost to a bad path
+        if problem:
+            err.print(f"error: {problem}", soft_wrap=True, markup=False)
+            session.close()
+            return 2
+        out.mkdir(parents=True, exist_ok=True)
+        names = (rs.id, run_name(rs.id, args.variant))  # tables and charts name runs by their rules
+        specs = {names[1]: SimSpec(ruleset, tuple(args.variant), **common)}
+        if args.compare:
+            specs = {names[0]: SimSpec(ruleset, (), **common), **specs}
+        sweep = None
+        if args.sweep:
+            files = sweep_variants(out, rs, param, values, players)
+            points = [(v, point_name(param, v, base)) for v in values]
+            specs = {name: SimSpec(ruleset, tuple(args.variant) + ((files[v],) if files[v] else ()), **common)
+                     for v, name in points}
+            sweep = (param, points)
+        from .report import GameLog
+        from .resume import finished_games, save_request
+        args.ruleset_path = ruleset
+        runs = {n: [r for r in rs_ if r["index"] < args.games]
+                for n, rs_ in finished_games(out, specs).items()} if args.resume else {n: [] for n in specs}
+        resumed = sum(map(len, runs.values()))
+        save_request(out, args)
+        log = GameLog(out / "games.jsonl", [(n, r) for n, rs_ in runs.items() for r in rs_])
+    except BaseException:
+        session.close()
+        raise
+    interrupted, failure = False, None
     t0 = time.perf_counter()
-    from .report import GameLog
-    log = GameLog(out / "games.jsonl")
     try:
         with _progress(err, args.quiet) as progress:
             for name, spec in specs.items():
-                task = progress.add_task(f"{rs.id} {name}", total=args.games)
-                batch = run_batch(spec, args.seed, args.games, jobs, args.backend, args.address)
+                task = progress.add_task(f"{rs.id} {name}", total=args.games, completed=len(runs[name]))
+                batch = session.run(spec, args.seed, args.games, skip={r["index"] for r in runs[name]})
                 with closing(batch):
                     for r in batch:
                         runs[name].append(r)
@@ -147,10 +180,19 @@ def cmd_simulate(args) -> int:
     except KeyboardInterrupt:
         interrupted = True
         err.print(f"interrupted: keeping the {sum(map(len, runs.values()))} finished games")
+    except Exception as e:  # the workers failed: the games played so far are still reported
+        failure = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        err.print(f"error: the run stopped: {failure}; keeping the {sum(map(len, runs.values()))} "
+                  f"finished games (continue with --resume {out})", soft_wrap=True, markup=False)
     finally:
         log.close()
+        execution = session.info()
+        session.close()
     seconds = time.perf_counter() - t0
-    report = _report(args, rs, players, bots, jobs, runs, seconds, interrupted, names)
+    execution.update(seconds=round(seconds, 3), resumed_games=resumed,
+                     games_per_second=round((sum(map(len, runs.values())) - resumed) / seconds, 3)
+                     if seconds > 0 else None)
+    report = _report(args, rs, players, bots, execution, runs, interrupted, failure, names)
     from .report import write_reports
     title = f"{rs.id}" + (f" + {', '.join(Path(v).stem for v in args.variant)}" if args.variant else "") \
         + f": {players} players, {'/'.join(bots)} bots" \
@@ -169,6 +211,8 @@ def cmd_simulate(args) -> int:
     for w in never_won(report["summary"]):
         err.print(w, soft_wrap=True, markup=False)
     out_console.print(f"wrote {', '.join(str(p) for p in paths)} and {out / 'games.jsonl'}")
+    if failure:
+        return 1
     return 130 if interrupted else 0
 
 
@@ -211,19 +255,22 @@ def _check_scenario(args, game):
     return pos, None
 
 
-def _report(args, rs, players, bots, jobs, runs, seconds, interrupted, names) -> dict:
-    total = sum(map(len, runs.values()))
+def _report(args, rs, players, bots, execution, runs, interrupted, failure, names) -> dict:
+    """results.json without its games. Everything but `execution` (backend, workers, nodes,
+    timings) depends only on the request and the seeds: summaries are over games by index."""
+    from .resume import as_typed
+    typed = as_typed(args)  # a resumed run reports the paths the first run was given
+    runs = {name: sorted(rs_, key=lambda r: r["index"]) for name, rs_ in runs.items()}
     report = {
-        "format": "grimoire-simulation", "version": 1,
-        "ruleset": rs.id, "variants": list(args.variant), "players": players, "bots": list(bots),
-        "rotate": args.rotate, "budget": args.budget, "depth": args.depth, "scenario": args.scenario,
-        "seed": args.seed, "games_requested": args.games, "backend": args.backend, "jobs": jobs,
-        "interrupted": interrupted, "seconds": round(seconds, 3),
-        "games_per_second": round(total / seconds, 3) if seconds > 0 else None,
+        "format": "grimoire-simulation", "version": 2,
+        "ruleset": rs.id, "variants": typed["variant"], "players": players, "bots": list(bots),
+        "rotate": args.rotate, "budget": args.budget, "depth": args.depth, "scenario": typed["scenario"],
+        "seed": args.seed, "games_requested": args.games, "interrupted": interrupted, "failure": failure,
         "summary": {name: summarize(rs_) for name, rs_ in runs.items()},
     }
     if args.compare:
         report["comparison"] = dict(compare(runs[names[0]], runs[names[1]]), names=list(names))
+    report["execution"] = execution
     return report
 
 
@@ -335,7 +382,10 @@ def _print_summary(console, report: dict, bots) -> None:
                       f"{d['ci95'][0]:+.2f}…{d['ci95'][1]:+.2f}", f"{d['p']:.3g}",
                       "yes" if d["p"] < 0.05 else "")
         console.print(t)
-    if report.get("games_per_second"):
-        console.print(f"  {report['seconds']:.1f} s, {report['games_per_second']:.1f} games/s "
-                      f"({report['backend']}, {report['jobs'] or 'all'} jobs)")
+    ex = report["execution"]
+    if ex.get("games_per_second"):
+        where = f"{ex['jobs'] or 'all'} jobs" + (f", {ex['workers']} workers on {ex['nodes']} nodes"
+                                                   if "nodes" in ex else "")
+        console.print(f"  {ex['seconds']:.1f} s, {ex['games_per_second']:.1f} games/s "
+                      f"({ex['backend']}, {where})")
     sys.stdout.flush()
