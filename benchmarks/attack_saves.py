@@ -4,7 +4,7 @@
 Run: python benchmarks/attack_saves.py [--mutants N] [--interpreter DIR]
 
 With `--interpreter DIR` the interpreter package is imported from DIR (a checkout of another
-version, e.g. `git worktree add /tmp/old main`), while the saves and mutations come from this
+version, e.g. `git worktree add OLD_CHECKOUT main`), while the saves and mutations come from this
 repository's tests/savefuzz.py, so two versions meet the same attacks. Categories:
   traceback     loading raised something other than a located RulesetError
   lie           a game other than the one saved was loaded (a damaged or impossible state)

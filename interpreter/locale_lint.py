@@ -49,7 +49,10 @@ def locale_problems(prog, root: str | Path) -> list[Problem]:
                                        f"terms (write the words themselves, or pass a $variable)"))
             if key in supplied:
                 names, who = supplied[key]
-                extra = scan(msg).vars - names
+                # every message is also given the ruleset's params, and with each name it is given
+                # that name's grammatical forms and gender ($t_acc, $t_gender: interpreter/i18n)
+                extra = {v for v in scan(msg).vars - names
+                         if v not in prog.params and v.rsplit("_", 1)[0] not in names}
                 if extra:
                     has = ", ".join("$" + v for v in sorted(names)) or "nothing"
                     # an event's text naming what the log call does not pass is a warning

@@ -149,12 +149,12 @@ def test_ray_address_from_the_environment_with_jobs(cluster, tmp_path, monkeypat
     assert all(same_outcome(a, b) for a, b in zip(local, only(data["games"])))
 
 
-def test_tune_on_ray_finds_what_the_local_pool_finds(local_ray):
+def test_tune_on_ray_finds_what_the_local_pool_finds(cluster):
     pytest.importorskip("optuna")
     from interpreter.sim.tune import tune
     castle = str(RULESETS / "castle_of_the_devil")
     kw = {"players": 4, "names": ["trade_info", "attack_info"], "eval_games": 6}
     local = tune(castle, "order", 4, 2, jobs=1, **kw)
-    remote = tune(castle, "order", 4, 2, jobs=2, backend="ray", **kw)
+    remote = tune(castle, "order", 4, 2, jobs=2, backend="ray", address=cluster.address, **kw)
     assert remote.train == local.train and remote.after == local.after
     assert remote.eval_before == local.eval_before and remote.eval_after == local.eval_after

@@ -129,6 +129,10 @@ def cmd_simulate(args) -> int:
     if args.sweep:  # a mistake in it is reported before anything is written
         param, values = parse_sweep(args.sweep)
         base = base_value(rs, param, players)
+    if args.backend == "ray" and not have_ray():
+        err.print("error: --backend ray needs Ray, which is not installed: pip install 'grimoire[ray]' "
+                  "(or leave out --backend to use local processes)", soft_wrap=True, markup=False)
+        return 2
     from .backends import Session
     try:
         session = Session(args.backend, args.jobs, args.address, args.connect_timeout)
