@@ -25,6 +25,18 @@ Two things make the search useful where a heuristic moves little per decision:
   rarely makes. Expansion tries untried options in the same weighted order, and selection is
   PUCT with the weights as the prior.
 
+Two things let it see the consequences of a choice, not only its next move:
+- rollouts are cut at a horizon (`horizon`, in turns; "round", the default where the ruleset
+  has an `evaluate:`, is one turn per player) and scored by the heuristic, so a choice whose
+  cost shows up a few turns later (a quest closed early, an engine added) is seen at all,
+  instead of drowning in whole-game playouts that carry no signal;
+- macro-steps (`macro`, on by default): the tree holds only the searching player's own
+  decisions of the current turn, and everyone else's (a window, an exchange) is played by
+  the playout policy. A path of the tree is then a plan for the whole turn (move, sacrifice,
+  card, ...), and every iteration scores a complete turn instead of spending its budget on
+  the first small decision of it.
+`workers > 1` runs root-parallel search over processes (parallel.py).
+
 Deterministic given the seed when the budget is iterations; a time budget (`seconds`) stops
 earlier on slow machines and is therefore not reproducible.
 """
@@ -56,12 +68,17 @@ class MctsBot:
 
     def __init__(self, seed: int = 0, game=None, iterations: int = 200, seconds: float | None = None,
                  depth: int | None = None, c: float = 0.7, eval_scale: float | None = None,
-                 normalize: bool | str = "std", weighted: bool = True, prior: bool = True):
+                 normalize: bool | str = "std", weighted: bool = True, prior: bool = True,
+                 horizon: int | str | None = "auto", macro: bool = True, workers: int = 1):
         self.rng = Rng(seed_state(seed))
+        self.seed = seed
         self.game = game
         self.iterations = iterations
         self.seconds = seconds
         self.depth = depth
+        self.macro = macro
+        self.workers = max(1, int(workers or 1))
+        self._pool = None
         self.c = c
         self.eval_scale = eval_scale
         self.normalize = normalize
@@ -72,6 +89,11 @@ class MctsBot:
         if eval_scale is None:
             self.eval_scale = getattr(prog, "evaluate_scale", None)
         self._wcache: dict = {}  # option id -> its weight, or (fn, arg names) to evaluate
+        # rollouts are cut after `horizon` turns (then scored by `evaluate`): by default one
+        # round of the table where the ruleset has an `evaluate`, else played to the end
+        if horizon == "auto":
+            horizon = "round" if getattr(prog, "evaluate_fns", None) else None
+        self.horizon = horizon
         self.last_root: Node | None = None
 
     # ---- the decision ------------------------------------------------------------------------
@@ -82,16 +104,11 @@ class MctsBot:
         if len(opts) == 1:
             return opts[0].id
         me = state.current_player()
-        root = Node(None)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        done = 0
-        while done < self.iterations or (deadline is not None and self.iterations <= 0):
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            world = state.determinize(me, self.rng)
-            world.record = False
-            self._iterate(root, world)
-            done += 1
+        if self.workers > 1:
+            from .parallel import root_parallel
+            root = root_parallel(self, state.determinize(me, self.rng))
+        else:
+            root = self.search(state, self.iterations)
         self.last_root = root
         # the most visited option; exact ties (a won or lost position, where every option
         # scores the same) are broken at random, so a bot that cannot lose does not stall
@@ -103,15 +120,44 @@ class MctsBot:
         best = [oid for k, oid in scored if k == top]
         return best[self.rng.below(len(best))] if len(best) > 1 else best[0]
 
+    def search(self, state, iterations: int) -> Node:
+        """Run the search from `state` (the real one, or a world sampled from the bot's view:
+        only `determinize` reads it) and return the root of the tree."""
+        me = state.current_player()
+        root = Node(None)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        mine = (me, state.turn) if self.macro else None
+        while done < iterations or (deadline is not None and iterations <= 0):
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            world = state.determinize(me, self.rng)
+            world.record = False
+            self._iterate(root, world, mine)
+            done += 1
+        return root
+
     # ---- one iteration -----------------------------------------------------------------------
 
-    def _iterate(self, root: Node, s) -> None:
+    def _iterate(self, root: Node, s, mine=None) -> None:
         rng = self.rng
         node = root
         path = [root]
-        # selection and expansion
+        horizon = self.horizon
+        if horizon == "round":
+            horizon = s.n
+        stop_turn = None if horizon is None else s.turn + horizon
+        # selection and expansion. Macro-steps (`mine` = (player, turn)): the tree holds only
+        # the searching player's own decisions of this turn, so one path is a plan for the
+        # whole turn; other players' answers inside it (windows, exchanges) are played by the
+        # playout policy, and the turn's end leads straight to the rollout
         while not s.over:
             p = s.current_player()
+            if mine is not None and (s.turn != mine[1] or p != mine[0]):
+                if s.turn != mine[1]:
+                    break
+                s.apply_in_place(self._playout_move(s))
+                continue
             kids = node.children
             untried = []
             seen = []
@@ -133,16 +179,11 @@ class MctsBot:
             node = kids[best]
             s.apply_in_place(best)
             path.append(node)
-        # rollout
+        # rollout, cut after `depth` decisions or at the horizon's turn
         steps = 0
         depth = self.depth
-        weighted = bool(self.weights)
-        while not s.over and (depth is None or steps < depth):
-            opts = s.options()
-            if weighted:
-                s.apply_in_place(self._pick(s, opts))
-            else:
-                s.apply_in_place(opts[rng.below(len(opts))].id)
+        while not s.over and (depth is None or steps < depth) and (stop_turn is None or s.turn < stop_turn):
+            s.apply_in_place(self._playout_move(s))
             steps += 1
         rewards = self._rewards(s)
         for nd in path[1:]:
@@ -151,6 +192,13 @@ class MctsBot:
             nd.reward += r
             nd.sq += r * r
         root.visits += 1
+
+    def _playout_move(self, s) -> str:
+        """The playout policy's move in s: weighted by the ruleset's playout weights, else uniform."""
+        opts = s.options()
+        if self.weights:
+            return self._pick(s, opts)
+        return opts[self.rng.below(len(opts))].id
 
     def _select(self, s, seen: list) -> str:
         """The option to follow among children that all have visits: UCT, or PUCT with the
