@@ -93,12 +93,13 @@ class _Quit(Exception):
     pass
 
 
-def _make_bot(kind: str, seed: int, game):
+def _make_bot(kind: str, seed: int, game, temperature: float = 0.0):
     from .bots import make_bot
-    return make_bot(kind, seed, game)
+    return make_bot(kind, seed, game, **({"temperature": temperature} if kind == "policy" else {}))
 
 
 def cmd_play(args) -> int:
+    from .bots import decide
     from .game import load
     from .i18n import Text
     try:
@@ -125,18 +126,22 @@ def cmd_play(args) -> int:
         if len(seats) == 1:
             seats = seats * n
     if not seats:
-        seats = [args.bots] * n
+        from .bots import default_kind
+        seats = [args.bots or default_kind(game)] * n
     if len(seats) != n:
         print(f"error: --seats names {len(seats)} seats but the game has {n} players", file=sys.stderr)
         return 2
     for s in seats:
-        if s not in ("human", "random", "mcts"):
-            print(f"error: unknown seat kind {s!r} (human, random or mcts)", file=sys.stderr)
+        if s not in ("human", "random", "policy", "mcts"):
+            print(f"error: unknown seat kind {s!r} (human, random, policy or mcts)", file=sys.stderr)
+            return 2
+        if s == "policy" and game.program.policy is None:
+            print(f"error: {game.ruleset.id} has no policy: section, so there is no policy bot", file=sys.stderr)
             return 2
     text = Text(game.program, args.lang)
     humans = [i for i, s in enumerate(seats) if s == "human"]
     viewer = humans[0] if len(humans) == 1 else None
-    bots = {i: _make_bot(s, seed * 1000 + i, game) for i, s in enumerate(seats) if s != "human"}
+    bots = {i: _make_bot(s, seed * 1000 + i, game, args.temperature) for i, s in enumerate(seats) if s != "human"}
     printed = len(st.log) if args.load else 0
     log_lines: list[str] = []
     save_path = args.save or f"{game.ruleset.id}.save.json"
@@ -159,7 +164,7 @@ def cmd_play(args) -> int:
             if seats[p] == "human":
                 opt = _ask_human(st, p, text)
             else:
-                opt = bots[p].choose(st)
+                opt = decide(bots[p], st)
             nxt = st.apply(opt)
             if not nxt:
                 print(text.msg("cli-refused", {"message": nxt.message}), file=sys.stderr)
@@ -306,8 +311,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a game (all bots unless --seats says human)")
     p.add_argument("ruleset", nargs="?", default=None)
     p.add_argument("--players", type=int)
-    p.add_argument("--seats", help="comma-separated: human, random or mcts per seat")
-    p.add_argument("--bots", default="random", choices=["random", "mcts"], help="bot for unnamed seats")
+    p.add_argument("--seats", help="comma-separated: human, random, policy or mcts per seat")
+    p.add_argument("--bots", choices=["random", "policy", "mcts"],
+                   help="bot for unnamed seats (default: policy where the ruleset has one, else random)")
+    p.add_argument("--temperature", type=float, default=0.0,
+                   help="policy bots draw options by softmax at this temperature (0: the best)")
     p.add_argument("--seed", type=int)
     p.add_argument("--lang", default="en", choices=["en", "ru", "pl", "pt"])
     p.add_argument("--save")
@@ -333,7 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # modules that add subcommands: each has register(subparsers)
-_EXTRA_COMMANDS = ["interpreter.overlay_commands", "interpreter.sim.commands", "interpreter.i18n_commands"]
+_EXTRA_COMMANDS = ["interpreter.overlay_commands", "interpreter.sim.commands", "interpreter.i18n_commands",
+                   "interpreter.sim.tune"]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,7 +20,7 @@ from .load import Doc
 SECTIONS_BY_ID = ("params", "counters", "zones", "cards", "locations", "procedures", "actions")
 SECTIONS_LIST = ("triggers", "modifiers", "end")
 SECTIONS_CODE = ("setup", "turn", "side_of")
-SECTIONS_OTHER = ("sides", "player_name", "turn_order", "evaluate", "search", "stats")
+SECTIONS_OTHER = ("sides", "player_name", "turn_order", "evaluate", "search", "stats", "policy")
 SIGNATURE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(\s*([^)]*)\))?\s*$")
 
 
@@ -100,6 +100,7 @@ class Ruleset:
     evaluate: Item | None = None
     search: Item | None = None
     stats: Item | None = None
+    policy: Item | None = None  # how policy bots score options (policy_program.py)
     docs: list[Doc] = field(default_factory=list)
     data: dict = field(default_factory=dict)  # the merged plain data (for hashing, diff, explain)
     variants: list = field(default_factory=list)  # ids of the variants applied, in order
@@ -189,7 +190,7 @@ def build_ruleset(docs: list[Doc], root: str = "") -> tuple[Ruleset, list]:
                     ident = val.get("id", f"{sec}{len(getattr(rs, sec))}") if isinstance(val, dict) else str(i)
                     getattr(rs, sec).append(Item(str(ident), val, doc, (sec, i)))
                     merged.setdefault(sec, []).append(val)
-        for sec in SECTIONS_CODE + ("turn_order", "evaluate", "search", "stats"):
+        for sec in SECTIONS_CODE + ("turn_order", "evaluate", "search", "stats", "policy"):
             if sec in data:
                 if getattr(rs, sec) is not None:
                     prev = getattr(rs, sec)

@@ -18,7 +18,7 @@ from .load import Doc, load_yaml
 from .model import SECTIONS_BY_ID, SECTIONS_LIST, Item, Ruleset
 from .validate import validate_doc
 
-SINGLE = ("setup", "turn", "side_of", "turn_order", "evaluate", "search", "stats")
+SINGLE = ("setup", "turn", "side_of", "turn_order", "evaluate", "search", "stats", "policy")
 _MISSING = object()
 
 

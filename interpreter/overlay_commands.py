@@ -23,7 +23,7 @@ NOUN = {"params": "param", "counters": "counter", "zones": "zone", "cards": "car
         "locations": "location", "procedures": "procedure", "actions": "action",
         "triggers": "trigger", "modifiers": "modifier", "end": "end condition",
         "setup": "setup", "turn": "turn", "side_of": "side_of", "turn_order": "turn_order",
-        "evaluate": "evaluate", "search": "search", "stats": "stat"}
+        "evaluate": "evaluate", "search": "search", "stats": "stat", "policy": "policy"}
 SHORT = 40  # strings up to this long, on one line, are shown; longer ones are "changed"
 
 

@@ -123,6 +123,9 @@ class Program:
         self.playout_weights: dict[str, Any] = {}
         self.evaluate_scale: float | None = None  # `search: scale:`, the evaluate value of a sure win
         self.stats_fns: dict[str, Any] = {}  # `stats:` name -> fn(st, frame), read when a game ends
+        self.prompt_types: dict[str, set] = {}  # choose() prompt -> the types of items it offers
+        self.prompt_scopes: dict[str, list] = {}  # choose() prompt -> the local names where it asks
+        self.policy = None  # the compiled `policy:` (policy_program.py), or None
         self.player_name_zone = rs.player_name
         self.errs = Collector()
 
@@ -392,6 +395,8 @@ class Program:
                 fn, _ = comp.expression(text, Source(*ev.where((side,))), Scope(P), "int")
                 self.evaluate_fns[side] = fn
         self._search(rs, comp)
+        from .policy_program import compile_policy
+        self.policy = compile_policy(self, rs, comp)
         st_ = rs.stats
         if st_ is not None and isinstance(st_.value, dict):
             for name, text in st_.value.items():

@@ -35,7 +35,7 @@ from .errors import Loc, Problem, dedupe
 from .load import Doc, require_mapping
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
-KINDS = ("components", "cards", "locations", "flow", "end")
+KINDS = ("components", "cards", "locations", "flow", "end", "policy")
 
 # what a pattern asks for, in words (keyed by the pattern string used in the schemas)
 PATTERN_WORDS = {

@@ -92,6 +92,7 @@ def test_kind_sections_match_the_format_doc():
         "locations": ("locations",),
         "flow": ("setup", "turn", "turn_order", "procedures", "actions", "triggers", "modifiers"),
         "end": ("end", "side_of", "evaluate", "search", "stats"),
+        "policy": ("policy",),
     }
 
 

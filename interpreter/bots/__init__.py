@@ -1,19 +1,31 @@
-"""Players that are programs. Every bot sees only what its seat may see: the legal options of
-its own decision and, for search bots, worlds sampled from its view (`determinize`)."""
+"""Players that are programs. Every bot sees only what its seat may see: a `Seat` with the legal
+options of its own decision, its view and, for search bots, worlds sampled from that view
+(`determinize`); see base.py for the protocol."""
 
 from __future__ import annotations
 
+from .base import Bot, Seat, as_seat, decide
 from .random_bot import RandomBot
+
+KINDS = ("random", "policy", "mcts")
 
 
 def make_bot(kind: str, seed: int, game=None, **opts):
-    """A bot by name: 'random' or 'mcts'."""
+    """A bot by name: 'random', 'policy' or 'mcts'."""
     if kind == "random":
         return RandomBot(seed)
+    if kind == "policy":
+        from .policy import PolicyBot
+        return PolicyBot(seed, game, **opts)
     if kind == "mcts":
         from .mcts import MctsBot
         return MctsBot(seed, game, **opts)
-    raise ValueError(f"unknown bot {kind!r}")
+    raise ValueError(f"unknown bot {kind!r} ({', '.join(KINDS)})")
 
 
-__all__ = ["RandomBot", "make_bot"]
+def default_kind(game) -> str:
+    """The bot a seat gets when nobody says: the ruleset's policy where it has one."""
+    return "policy" if getattr(getattr(game, "program", None), "policy", None) is not None else "random"
+
+
+__all__ = ["KINDS", "Bot", "RandomBot", "Seat", "as_seat", "decide", "default_kind", "make_bot"]

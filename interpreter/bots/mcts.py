@@ -47,6 +47,8 @@ import math
 import time
 
 from ..engine.rng import Rng, seed_state
+from .base import as_seat
+from .policy import softmax
 
 
 class Node:
@@ -69,7 +71,8 @@ class MctsBot:
     def __init__(self, seed: int = 0, game=None, iterations: int = 200, seconds: float | None = None,
                  depth: int | None = None, c: float = 0.7, eval_scale: float | None = None,
                  normalize: bool | str = "std", weighted: bool = True, prior: bool = True,
-                 horizon: int | str | None = "auto", macro: bool = True, workers: int = 1):
+                 policy: bool = True, horizon: int | str | None = "auto", macro: bool = True,
+                 workers: int = 1):
         self.rng = Rng(seed_state(seed))
         self.seed = seed
         self.game = game
@@ -89,6 +92,10 @@ class MctsBot:
         if eval_scale is None:
             self.eval_scale = getattr(prog, "evaluate_scale", None)
         self._wcache: dict = {}  # option id -> its weight, or (fn, arg names) to evaluate
+        # the ruleset's policy (policy_program.py), where it has one, plays the rollouts (a
+        # softmax draw at its temperature) and gives the prior; it runs on sampled worlds
+        self.policy = getattr(prog, "policy", None) if policy else None
+        self.guided = bool(self.weights) or self.policy is not None
         # rollouts are cut after `horizon` turns (then scored by `evaluate`): by default one
         # round of the table where the ruleset has an `evaluate`, else played to the end
         if horizon == "auto":
@@ -98,17 +105,17 @@ class MctsBot:
 
     # ---- the decision ------------------------------------------------------------------------
 
-    def choose(self, state) -> str:
+    def choose(self, seat) -> str:
         """The id of the option with the most visits after the search budget is spent."""
-        opts = state.options()
+        seat = as_seat(seat)
+        opts = seat.options
         if len(opts) == 1:
             return opts[0].id
-        me = state.current_player()
         if self.workers > 1:
             from .parallel import root_parallel
-            root = root_parallel(self, state.determinize(me, self.rng))
+            root = root_parallel(self, seat.determinize(self.rng))
         else:
-            root = self.search(state, self.iterations)
+            root = self.search(seat, self.iterations)
         self.last_root = root
         # the most visited option; exact ties (a won or lost position, where every option
         # scores the same) are broken at random, so a bot that cannot lose does not stall
@@ -120,19 +127,21 @@ class MctsBot:
         best = [oid for k, oid in scored if k == top]
         return best[self.rng.below(len(best))] if len(best) > 1 else best[0]
 
-    def search(self, state, iterations: int) -> Node:
-        """Run the search from `state` (the real one, or a world sampled from the bot's view:
-        only `determinize` reads it) and return the root of the tree."""
-        me = state.current_player()
+    def search(self, seat, iterations: int) -> Node:
+        """Run the search for `seat`'s decision (worlds drawn from its view) and return the
+        root of the tree."""
+        seat = as_seat(seat)
         root = Node(None)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
-        mine = (me, state.turn) if self.macro else None
+        mine = None
         while done < iterations or (deadline is not None and iterations <= 0):
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            world = state.determinize(me, self.rng)
+            world = seat.determinize(self.rng)
             world.record = False
+            if self.macro and mine is None:
+                mine = (seat.player, world.turn)  # the turn is public: the same in every world
             self._iterate(root, world, mine)
             done += 1
         return root
@@ -169,7 +178,7 @@ class MctsBot:
                     ch.avail += 1
                     seen.append((o, ch))
             if untried:
-                oid = self._pick(s, untried) if self.weights else untried[rng.below(len(untried))].id
+                oid = self._pick(s, untried) if self.guided else untried[rng.below(len(untried))].id
                 ch = kids[oid] = Node(p)
                 ch.avail = 1
                 s.apply_in_place(oid)
@@ -194,9 +203,9 @@ class MctsBot:
         root.visits += 1
 
     def _playout_move(self, s) -> str:
-        """The playout policy's move in s: weighted by the ruleset's playout weights, else uniform."""
+        """The playout policy's move in s: by the ruleset's policy or playout weights, else uniform."""
         opts = s.options()
-        if self.weights:
+        if self.guided:
             return self._pick(s, opts)
         return opts[self.rng.below(len(opts))].id
 
@@ -219,8 +228,9 @@ class MctsBot:
             span = hi - lo
             qs = [(q - lo) / span for q in qs] if span > 1e-12 else [0.5] * len(qs)
         best, best_score = None, -math.inf
-        if self.prior and self.weights:
-            ws = [self._weight(s, o) for o, _ in seen]
+        if self.prior and self.guided:
+            ws = (self._policy_probs(s, [o for o, _ in seen]) if self.policy is not None
+                  else [self._weight(s, o) for o, _ in seen])
             total = sum(ws) or 1.0
             for (o, ch), q, w in zip(seen, qs, ws):
                 score = q + c * (w / total) * math.sqrt(ch.avail) / (1 + ch.visits)
@@ -232,6 +242,9 @@ class MctsBot:
             if score > best_score:
                 best, best_score = o.id, score
         return best
+
+    def _policy_probs(self, s, opts) -> list[float]:
+        return softmax(self.policy.scores(s, s.current_player(), opts), self.policy.temperature)
 
     def _weight(self, s, o) -> float:
         """The playout weight of option o in state s (1 when the ruleset names neither the
@@ -254,8 +267,13 @@ class MctsBot:
 
     def _pick(self, s, opts) -> str:
         """The id of one of the options `opts` of state s, at random by the ruleset's playout
-        weights (uniform if they are all 0)."""
-        ws = [self._weight(s, o) for o in opts]
+        weights (uniform if they are all 0), or by the policy's softmax where there is one."""
+        if self.policy is not None:
+            if len(opts) == 1:
+                return opts[0].id
+            ws = self._policy_probs(s, opts)
+        else:
+            ws = [self._weight(s, o) for o in opts]
         total = sum(ws)
         if total <= 0:
             return opts[self.rng.below(len(opts))].id

@@ -28,7 +28,8 @@ def _init(bot) -> None:
 def _search(task) -> dict:
     data, seed, iterations = task
     bot = _BOT
-    world = bot.game.state_from_json(data)
+    from .base import Seat
+    world = Seat(bot.game.state_from_json(data))
     bot.rng = Rng(seed_state(seed))
     root = bot.search(world, iterations)
     return {oid: (ch.visits, ch.reward, ch.sq, ch.avail) for oid, ch in root.children.items()}

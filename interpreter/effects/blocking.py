@@ -37,6 +37,8 @@ def stmt_choose(comp, b, call, var, src, scope, code):
     et = _item_type(comp, call, xt, src)
     prompt_id = _ident(bound[2]) if bound[2][1].startswith("ident:") else "choose"
     comp.p.prompts.add(prompt_id)
+    comp.p.prompt_types.setdefault(prompt_id, set()).add(et)
+    comp.p.prompt_scopes.setdefault(prompt_id, []).append(dict(scope.names))
     target = var or scope.hidden("ans")
 
     def ins(st, fr):
@@ -61,6 +63,8 @@ def stmt_choose_many(comp, b, call, var, src, scope, code):
     et = _item_type(comp, call, xt, src)
     prompt_id = _ident(bound[3]) if bound[3][1].startswith("ident:") else "choose"
     comp.p.prompts.add(prompt_id)
+    comp.p.prompt_types.setdefault(prompt_id, set()).add(et)
+    comp.p.prompt_scopes.setdefault(prompt_id, []).append(dict(scope.names))
     target = var or scope.hidden("many")
     items_v, picked_v, ans_v, k_v, min_v = (scope.hidden(x) for x in ("items", "picked", "ans", "k", "min"))
     scope.names[items_v] = xt
@@ -245,6 +249,7 @@ def stmt_run(comp, b, call, var, src, scope, code):
         st.stack.append([code_id, 0, loc, var])
         return None
     comp.emit(code, ins, src, call)
+    note_call_types(comp.p, ("hook", hook), [t for _, t in rest])
     return "any"
 
 
@@ -266,7 +271,18 @@ def stmt_emit(comp, b, call, var, src, scope, code):
             st.stack.append([code_id, 0, loc, None])
         return None
     comp.emit(code, ins, src, call)
+    note_call_types(comp.p, ("event", ev), [t for _, t in bound[1:]])
     return "none"
+
+
+def note_call_types(program, callee, types) -> None:
+    """Record the static types passed to an untyped parameter at one call site, so that
+    `determinize` knows which suspended locals hold cards (engine/views.py)."""
+    seen = program.__dict__.setdefault("call_arg_types", {}).setdefault(callee, [])
+    for i, t in enumerate(types):
+        if i == len(seen):
+            seen.append(set())
+        seen[i].add(t)
 
 
 def proc_args(comp, call, src, scope):
@@ -283,13 +299,15 @@ def proc_args(comp, call, src, scope):
                      f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), found {len(call.args)}")
         raise CheckError
     types = p.proc_types.get(call.func) or ["any"] * len(params)
-    fns = []
+    fns, seen_types = [], []
     for a, want in zip(call.args, types):
         f, t = comp.expr(a, src, scope)
+        seen_types.append(t)
         if want != "any" and not accepts(want, t):
             comp.problem(src, a, f"{call.func}() expects {show(want)} for {params[len(fns)]!r}, found {show(t)}")
             raise CheckError
         fns.append(comp.mat(comp.coerce(f, t, want)))
+    note_call_types(p, ("proc", call.func), seen_types)
     return fns, "proc:" + call.func, list(params)
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..engine import ops
 from . import ast as A
+from . import patterns
 from .blocking import (  # the blocking built-ins, registered in the table below
     _ident,
     stmt_act,
@@ -447,6 +448,13 @@ fn("sorted", [("xs", "list:any", R)], _same, _sorted, state=False)
 fn("reversed", [("xs", "list:any", R)], _same, lambda xs: list(reversed(xs)), state=False)
 fn("groups", [("xs", "list:any", R)], "list:int", _groups, state=False)
 fn("straight", [("xs", "list:int", R)], "bool", _straight, state=False)
+fn("pairs", [("xs", "list:any", R)], "int", patterns.pairs, state=False)
+fn("longest_run", [("xs", "list:int", R)], "int", patterns.longest_run, state=False)
+fn("missing", [("need", "list:any", R), ("have", "list:any", R)], _same, patterns.missing, state=False)
+fn("most_common", [("xs", "list:any", R)], _elem_of_first, patterns.most_common, state=False)
+fn("capacity", [("z", "zone", R)], "int", patterns.capacity)
+fn("room", [("z", "zone", R)], "int", patterns.room)
+fn("completes", [("z", "zone", R)], "bool", patterns.completes)
 fn("any", [("xs", "list:any", R)], "bool", lambda xs: any(xs), state=False)
 fn("all", [("xs", "list:any", R)], "bool", lambda xs: all(xs), state=False)
 fn("range", [("a", "int", R), ("b", "int", R)], "list:int", lambda a, b: list(range(a, b)), state=False)

@@ -58,6 +58,16 @@ def view(st, p: int) -> dict:
 
 def determinize(st, p: int, rng) -> object:
     """A full state p cannot tell apart from st: unseen cards re-dealt, the future re-seeded."""
+    return deal_world(st, p, rng)[0]
+
+
+def deal_world(st, p: int, rng, keep_future: bool = False):
+    """`determinize` with its re-deal: (world, {real card: card now in its place}).
+
+    The world keeps only what p may know: the log entries p may read, no record of the
+    decisions taken (p's view has none; others' hidden choices are in it), and every card a
+    suspended effect holds follows its place in the new deal. With `keep_future` the world
+    keeps st's random future (the leak check compares worlds on the same dice)."""
     from .rng import Rng
     s = st.clone()
     s._unshare()
@@ -80,30 +90,65 @@ def determinize(st, p: int, rng) -> object:
         # p's view and on rng, never on where the hidden cards really are
         new = sorted(cards, key=lambda c: (cdef[c], c))
         rng.shuffle(new)
-        for (z, i, old), c, m in zip(places, new, masks):
+        for (z, i, old), c in zip(places, new):
             s.zones[z][i] = c
             s.where[c] = z
-            mapping[old] = c
+            if c != old:
+                mapping[old] = c
         for (z, i, _), m in zip(places, masks):
             s.seen[s.zones[z][i]] = m
     if mapping:
         _remap_references(s, mapping)
-    s.rng = Rng(rng.below(1 << 62))  # the future, too, is what p cannot know
+    _keep_readable_log(s, bit, mapping)
+    s.history = []
+    s.rng = Rng(st.rng.s) if keep_future else Rng(rng.below(1 << 62))  # the future, too, is what p cannot know
     s._opts = None
-    return s
+    return s, mapping
+
+
+def card_locals(g, code_id: str) -> dict:
+    """The locals of a code unit that hold cards ('card' or 'list:card'): by their declared
+    or inferred type, and, for an untyped parameter, by what every call site passes to it.
+    Not `this`: the code running is that card's own hook, so it names the card itself."""
+    cache = g.__dict__.setdefault("_card_locals", {})
+    out = cache.get(code_id)
+    if out is None:
+        prog = g.prog
+        code = g.codes[code_id]
+        out = {k: t for k, t in code.local_types.items() if t in ("card", "list:card") and k != "this"}
+        passed = (getattr(prog, "call_arg_types", {}) or {}).get(_callee(prog, code_id), ())
+        for name, ts in zip(code.params, passed):
+            if code.local_types.get(name, "any") == "any" and len(ts) == 1 and next(iter(ts)) in ("card", "list:card"):
+                out[name] = next(iter(ts))
+        cache[code_id] = out
+    return out
+
+
+def _callee(prog, code_id: str):
+    """How call sites name a code unit (see effects/blocking.note_call_types)."""
+    kind, _, rest = code_id.partition(":")
+    if kind == "proc":
+        return ("proc", rest)
+    if kind in ("card", "loc"):
+        return ("hook", rest.rpartition(":")[2])
+    if kind == "trigger":
+        for ev, units in prog.triggers.items():
+            if any(cid == code_id for cid, _ in units):
+                return ("event", ev)
+    return None
 
 
 def _remap_references(s, mapping: dict) -> None:
     """Cards held in suspended effects' variables follow their places in the new deal."""
-    codes = s.g.codes
+    g = s.g
     for fr in s.stack:
-        types = codes[fr[0]].local_types
         loc = fr[2]
-        for k, v in loc.items():
-            t = types.get(k, "")
-            if t == "card" and v in mapping:
-                loc[k] = mapping[v]
-            elif t == "list:card" and isinstance(v, list):
+        for k, t in card_locals(g, fr[0]).items():
+            v = loc.get(k)
+            if t == "card":
+                if v in mapping:
+                    loc[k] = mapping[v]
+            elif isinstance(v, list):
                 loc[k] = [mapping.get(c, c) for c in v]
     pend = s.pending
     if pend is not None and pend.get("t") == "card":
@@ -112,4 +157,24 @@ def _remap_references(s, mapping: dict) -> None:
         s.pending = pend
 
 
-__all__ = ["view", "determinize", "value_id"]
+def _keep_readable_log(s, bit: int, mapping: dict) -> None:
+    """Drop the log entries p may not read. An action's entry whose readers are not settled
+    yet (its ACT_LOG frame is suspended below the action) stays, naming the world's cards,
+    so that the world settles it as the real game will."""
+    from .decisions import ACT_LOG
+    pending = {fr[2]["i"]: fr for fr in s.stack if fr[0] == ACT_LOG}
+    log, new_index = [], {}
+    for i, e in enumerate(s.log):
+        if e[3] & bit:
+            new_index[i] = len(log)
+            log.append(e)
+        elif i in pending:
+            new_index[i] = len(log)
+            args = [mapping.get(v, v) if t == "card" else v for v, t in zip(e[1], e[2])]
+            log.append([e[0], args, e[2], e[3], e[4]])
+    for i, fr in pending.items():
+        fr[2] = {**fr[2], "i": new_index[i]}
+    s.log = log
+
+
+__all__ = ["view", "determinize", "deal_world", "card_locals", "value_id"]

@@ -18,7 +18,7 @@ from .backends import BACKENDS, default_jobs, run_batch
 from .runner import SimSpec
 from .stats import compare, summarize
 
-BOT_KINDS = ("random", "mcts")
+BOT_KINDS = ("random", "policy", "mcts")
 
 
 def register(sub) -> None:
@@ -28,7 +28,9 @@ def register(sub) -> None:
     s.add_argument("--variant", action="append", default=[], help="a variant file (repeatable)")
     s.add_argument("--games", type=int, required=True, help="how many games (per run)")
     s.add_argument("--bots", default="random",
-                   help="random or mcts for every seat, or one per seat: mcts,random,random")
+                   help="random, policy or mcts for every seat, or one per seat: mcts,policy,random")
+    s.add_argument("--temperature", type=float, default=0.0,
+                   help="policy bots draw options by softmax at this temperature (0: the best)")
     s.add_argument("--rotate", action="store_true", help="game i shifts the seats' bots by i")
     s.add_argument("--players", type=int, help="players per game (default: the ruleset's minimum)")
     s.add_argument("--seed", type=int, default=1, help="game i uses seed SEED+i (default 1)")
@@ -59,13 +61,16 @@ def cmd_simulate(args) -> int:
     bots = tuple(b.strip() for b in args.bots.split(","))
     bad = [b for b in bots if b not in BOT_KINDS]
     if bad:
-        err.print(f"error: unknown bot {bad[0]!r} (random or mcts)")
+        err.print(f"error: unknown bot {bad[0]!r} (random, policy or mcts)")
         return 2
     if args.compare and not args.variant:
         err.print("error: --compare needs at least one --variant to compare with the base")
         return 2
     game = load(args.ruleset, args.variant)  # located problems are printed by the CLI
     rs = game.ruleset
+    if "policy" in bots and game.program.policy is None:
+        err.print(f"error: {rs.id} has no policy: section, so there is no policy bot to play")
+        return 2
     scenario = None
     if args.scenario:
         pos, problem = _check_scenario(args, game)
@@ -83,7 +88,8 @@ def cmd_simulate(args) -> int:
         err.print(f"error: --bots names {len(bots)} seats but the game has {players} players")
         return 2
     common = {"players": players, "bots": bots, "budget": args.budget, "depth": args.depth,
-              "rotate": args.rotate, "scenario": scenario}
+              "rotate": args.rotate, "scenario": scenario,
+              "options": {"temperature": args.temperature} if args.temperature else {}}
     ruleset = str(game.path)
     specs = {"variant" if args.compare else "run": SimSpec(ruleset, tuple(args.variant), **common)}
     if args.compare:

@@ -28,7 +28,7 @@ class SimSpec:
     depth: int | None = None       # MCTS rollout truncation (None: play to the end)
     rotate: bool = False           # game i shifts the seats' bots by i (fair seat sharing)
     scenario: str | None = None    # a scenario file: every game starts from its position
-    options: dict = field(default_factory=dict, hash=False)  # extra MCTS options (c, seconds, ...)
+    options: dict = field(default_factory=dict, hash=False)  # extra bot options (c, seconds, temperature, ...)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -63,7 +63,7 @@ def seat_bots(spec: SimSpec, n: int, index: int) -> list[str]:
 def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
     """Play one game with bots; return seed, winners, winning sides, reason, decisions, turns.
     `game` is what `load_game` returned: a Game, or a scenario's Position to start from."""
-    from ..bots import make_bot
+    from ..bots import Seat, make_bot
     pos = None
     if spec.scenario:
         pos, game = game, game.game
@@ -71,10 +71,7 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
     kinds = seat_bots(spec, n, index)
     t0 = time.perf_counter()
     st = None if pos is not None else game.new_game(seed=seed, players=n, record=False)
-    bots = []
-    for p, kind in enumerate(kinds):
-        opts = {"iterations": spec.budget, "depth": spec.depth, **spec.options} if kind == "mcts" else {}
-        bots.append(make_bot(kind, seed * 1000 + p, game, **opts))
+    bots = [make_bot(kind, seed * 1000 + p, game, **bot_options(spec, kind)) for p, kind in enumerate(kinds)]
     decisions = 0
     out = {"seed": seed, "index": index, "players": n, "bots": kinds}
     try:
@@ -85,7 +82,7 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
             if decisions >= MAX_DECISIONS:
                 st.finish("decision_limit", [])
                 break
-            oid = bots[st.current_player()].choose(st)
+            oid = bots[st.current_player()].choose(Seat(st))
             refused = st.apply_in_place(oid)
             if refused is not None:
                 raise GrimoireError(f"bot chose an illegal option: {refused.message}")
@@ -105,6 +102,19 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
         if errors:
             out["stats_errors"] = errors
     return out
+
+
+POLICY_OPTIONS = ("temperature", "weights")  # the options a policy bot takes
+
+
+def bot_options(spec: SimSpec, kind: str) -> dict:
+    """The construction options of a bot of this kind in the spec's games."""
+    if kind == "mcts":
+        return {"iterations": spec.budget, "depth": spec.depth,
+                **{k: v for k, v in spec.options.items() if k not in POLICY_OPTIONS}}
+    if kind == "policy":
+        return {k: v for k, v in spec.options.items() if k in POLICY_OPTIONS}
+    return {}
 
 
 def end_stats(game, st) -> tuple[dict, dict]:

@@ -1,0 +1,104 @@
+"""The bot protocol: what a program playing a seat is given, and what it must answer.
+
+Pipeline position: between the engine and the players. At each of its decisions a bot gets
+a `Seat`, never the `State`: the deciding player, the legal options, that player's `view`,
+and `determinize(rng)`, which samples a whole world the player cannot tell apart from the
+real one (a search bot plays its futures out there). A bot answers with one option id:
+
+    class MyBot:
+        def __init__(self, seed, game=None, **options): ...
+        def choose(self, seat: Seat) -> str: ...
+
+Everything a bot reads through a Seat is what its player may know, so a bot's choice (with
+its own seed) cannot depend on the other players' hidden cards; tests/test_bot_honesty.py
+checks this for every shipped bot on every ruleset. The one door to the real state is
+`Seat.evaluate`, which runs a ruleset's own compiled policy: on the real state only when the
+policy compiler has proven that the expressions read nothing the player cannot see, and on a
+world drawn from the player's view otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class Seat:
+    """One decision as the deciding player sees it: options, view, and worlds to search."""
+
+    __slots__ = ("_state", "_view", "_world", "options", "player")
+
+    def __init__(self, state) -> None:
+        self._state = state
+        self.player: int = state.current_player()
+        self.options = state.options()
+        self._view: dict | None = None
+        self._world = None
+
+    @property
+    def kind(self) -> str:
+        """'act' (one of a group of actions, or pass) or 'choose' (one of offered items)."""
+        return self._state.pending["k"]
+
+    @property
+    def prompt(self) -> str:
+        """The prompt of a choose decision, or the action group of an act decision."""
+        pend = self._state.pending
+        return pend["prompt"] if pend["k"] == "choose" else pend["g"]
+
+    @property
+    def view(self) -> dict:
+        """Everything the deciding player may know (`State.view`), built on first use."""
+        if self._view is None:
+            self._view = self._state.view(self.player)
+        return self._view
+
+    @property
+    def game_over(self) -> bool:
+        return self._state.over
+
+    def determinize(self, rng):
+        """A full state the player cannot tell apart from the real one, drawn with `rng`
+        (the bot's own generator): the hidden cards re-dealt, the future re-seeded."""
+        return self._state.determinize(self.player, rng)
+
+    def evaluate(self, policy, rng, overrides: dict | None = None) -> list[float]:
+        """The ruleset policy's score of each option (in `options` order).
+
+        `policy` is the program's compiled policy (`Program.policy`); `overrides` replaces
+        weights by side ({side: {weight: value}}). When every expression this decision may
+        run is proven to read only what the player sees, they run on the real state (any
+        world consistent with the view gives the same numbers); otherwise on one world drawn
+        with `rng` from the player's view, the same for all options."""
+        st = self._state
+        if policy.view_safe(st, overrides):
+            return policy.scores(st, self.player, self.options, overrides)
+        if self._world is None:
+            self._world = st.determinize(self.player, rng)
+            self._world.record = False
+        world = self._world
+        wopts = world.options()
+        scores = dict(zip((o.id for o in wopts), policy.scores(world, self.player, wopts, overrides)))
+        default = min(scores.values(), default=0.0)
+        return [scores.get(o.id, default) for o in self.options]
+
+
+class Bot(Protocol):
+    """What every bot is: seeded at construction, then asked one decision at a time."""
+
+    def choose(self, seat: Seat) -> str:
+        """The id of one of `seat.options`."""
+        ...
+
+
+def as_seat(x) -> Seat:
+    """A Seat for x: x itself, or the current decision of a State (callers that still hand a
+    bot the state get it wrapped, so the bot reads only the Seat)."""
+    return x if isinstance(x, Seat) else Seat(x)
+
+
+def decide(bot, state) -> str:
+    """Ask `bot` for the decision pending in `state`, showing it only its seat."""
+    return bot.choose(Seat(state))
+
+
+__all__ = ["Bot", "Seat", "as_seat", "decide"]

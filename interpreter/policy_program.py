@@ -1,0 +1,328 @@
+"""The ruleset's `policy:` section, compiled: a score for every legal option of a decision.
+
+Pipeline position: compile stage (called by `Program.compile`, with the effect compiler), and
+at play time the scoring a policy bot (bots/policy.py) and a search bot's playouts run.
+
+    policy:
+      weights: {pair: 6, risk: 2}          # named numbers, tunable (`grimoire tune`)
+      default: 0                           # the score of an option nothing below scores
+      act:                                 # act decisions: by action id (`pass`: passing)
+        play: "pair * count(cards(hand(me)), c) - risk"
+      choose:                              # choose decisions: by prompt; `choice` is the item
+        discard: "0 - c_value" ...
+      sides:                               # optional: per side, merged over the above
+        evil: {weights: {risk: 0}, act: {...}}
+
+Every expression is compiled once, to generated Python, with `me` (the deciding player), the
+weights, and the action's arguments (or `choice`) as locals, and checked by view_safety.py:
+one that reads only what `me` may see is run on the real state; any other on a world drawn
+from `me`'s view (see bots/base.py, `Seat.evaluate`). Higher scores are better.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from .effects import ast as A
+from .effects.compile import Scope, Source
+from .effects.parse import parse
+from .errors import GrimoireError
+from .view_safety import ViewCheck, facedown_targets, walk
+
+KEYS = ("weights", "default", "temperature", "act", "choose", "sides")
+IMPURE = frozenset({"roll", "random", "move", "move_all", "draw", "shuffle", "reveal", "move_to",
+                    "end", "check_end", "end_turn", "place", "give", "log"})
+
+
+@dataclass
+class Scorer:
+    """One compiled scoring expression."""
+
+    fn: object            # fn(st, frame) -> number
+    names: tuple          # locals bound from the option: the action's argument names, or ("choice",)
+    safe: bool            # reads only what the deciding player may see
+    why: list             # if not: where and why (for authors: `grimoire explain ... policy`)
+    where: str            # file:line:col of the expression
+    frame: tuple = ()     # card locals of the effect that asks (choose), read from its frame
+
+
+@dataclass
+class Section:
+    """The policy one side plays: the base policy with that side's overrides merged in."""
+
+    weights: dict
+    default: float
+    act: dict = field(default_factory=dict)      # action id (or "pass") -> Scorer
+    choose: dict = field(default_factory=dict)   # (prompt, item type) -> Scorer
+    safe: bool = True                            # every scorer is view-safe
+
+    def scorers(self) -> list:
+        return list(self.act.values()) + list(self.choose.values())
+
+
+class PolicyProgram:
+    """The compiled policy of a ruleset: sections by side, and how to score options."""
+
+    def __init__(self, base: Section, sides: dict, side_safe: bool, temperature: float):
+        self.base = base
+        self.sides = sides
+        self.side_safe = side_safe
+        self.temperature = temperature
+
+    def section_of(self, st, p: int, overrides: dict | None = None) -> tuple[Section, dict | None]:
+        """The section player p plays (by p's side in st), and the weight overrides for it
+        (`overrides`: side -> {weight: value}, as `grimoire tune` tries them)."""
+        if not self.sides and not overrides:
+            return self.base, None
+        side = st.g.side_fn(st, p)
+        return self.sides.get(side, self.base), (overrides.get(side) if overrides else None)
+
+    def weights_of(self, side: str | None) -> dict:
+        """The weights the policy of `side` reads (the base weights for None)."""
+        return dict((self.sides.get(side) or self.base).weights) if side else dict(self.base.weights)
+
+    def view_safe(self, st, overrides: dict | None = None) -> bool:
+        """May this decision's scores be computed on the real state? (see view_safety.py)"""
+        if (self.sides or overrides) and not self.side_safe:
+            return False
+        sec = self.section_of(st, st.pending["p"], overrides)[0]
+        if sec.safe:
+            return True
+        pend = st.pending
+        if pend["k"] == "choose":
+            sc = sec.choose.get((pend["prompt"], pend["t"]))
+            return sc is None or sc.safe
+        for o in st.options():
+            sc = sec.act.get("pass" if o.value is None else o.value[0])
+            if sc is not None and not sc.safe:
+                return False
+        return True
+
+    def scores(self, st, p: int, opts: list, overrides: dict | None = None) -> list[float]:
+        """The score of each option of st's pending decision, for player p."""
+        try:
+            return self._scores(st, p, opts, overrides)
+        except GrimoireError:
+            raise
+        except Exception as e:  # a rules bug in a score: said where, not as a traceback
+            raise GrimoireError(f"{self._culprit(st, p, opts, overrides)}: a policy score failed: "
+                                f"{type(e).__name__}: {e}") from e
+
+    def _culprit(self, st, p, opts, overrides) -> str:
+        """Where the first failing expression of this decision is written."""
+        sec, _ = self.section_of(st, p, overrides)
+        pend = st.pending
+        if pend["k"] == "choose":
+            sc = sec.choose.get((pend["prompt"], pend["t"]))
+            return sc.where if sc else "policy"
+        for o in opts:
+            sc = sec.act.get("pass" if o.value is None else o.value[0])
+            if sc is not None:
+                try:
+                    self._scores(st, p, [o], overrides)
+                except Exception:
+                    return sc.where
+        return "policy"
+
+    def _scores(self, st, p: int, opts: list, overrides: dict | None) -> list[float]:
+        sec, weights = self.section_of(st, p, overrides)
+        loc = dict(sec.weights)
+        if weights:
+            loc.update(weights)
+        loc["me"] = p
+        fr = [None, 0, loc, None]
+        default = sec.default
+        out = []
+        pend = st.pending
+        if pend["k"] == "choose":
+            sc = sec.choose.get((pend["prompt"], pend["t"]))
+            if sc is None:
+                return [default] * len(opts)
+            fn = sc.fn
+            if sc.frame:
+                asking = st.stack[-1][2]
+                for n in sc.frame:
+                    loc[n] = asking.get(n)
+            for o in opts:
+                loc["choice"] = o.value
+                v = fn(st, fr)
+                out.append(default if v is None else float(v))
+            return out
+        act = sec.act
+        for o in opts:
+            v = o.value
+            sc = act.get("pass") if v is None else act.get(v[0])
+            if sc is None:
+                out.append(default)
+                continue
+            if sc.names:
+                loc.update(zip(sc.names, v[1]))
+            r = sc.fn(st, fr)
+            out.append(default if r is None else float(r))
+        return out
+
+    def hidden_reads(self) -> list[str]:
+        """Every expression that is evaluated on a sampled world, with why."""
+        out, seen = [], set()
+        for sec in [self.base, *self.sides.values()]:
+            for sc in sec.scorers():
+                if not sc.safe and id(sc) not in seen:
+                    seen.add(id(sc))
+                    out.extend(f"{sc.where}: {w}" for w in sc.why)
+        return out
+
+
+# ---- compiling --------------------------------------------------------------------------------
+
+def compile_policy(prog, rs, comp) -> PolicyProgram | None:
+    """Compile rs.policy (None if the ruleset has none); problems go to prog.errs."""
+    item = getattr(rs, "policy", None)
+    if item is None or not isinstance(item.value, dict):
+        return None
+    check = ViewCheck(prog, facedown_targets(rs, parse))
+    c = _Compiling(prog, comp, item, check)
+    if rs.side_of is not None and isinstance(rs.side_of.value, str):
+        try:  # side_of is written in p; side(me) reads it with p = me
+            tree = parse(rs.side_of.value, "expression")
+            check.side_me = not check.check(tree, ("p", "me"), set(), me=("p", "me"))
+        except Exception:  # a syntax error: reported by the compiler
+            check.side_me = False
+    else:
+        check.side_me = True  # one side for everyone
+    v = item.value
+    temp = v.get("temperature", 1.0)
+    base = c.section(v, (), {})
+    sides = {}
+    side_safe = check.side_me
+    for side, sv in (v.get("sides") or {}).items():
+        if side not in prog.sides:
+            close = difflib.get_close_matches(str(side), prog.sides, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            prog.errs.add(c.loc(("sides", side)), f"policy for side {side!r}, which is no side of this ruleset{hint}")
+            continue
+        if isinstance(sv, dict):
+            sides[str(side)] = c.section(sv, ("sides", side), {"base": base})
+    return PolicyProgram(base, sides, side_safe, float(temp))
+
+
+class _Compiling:
+    def __init__(self, prog, comp, item, check: ViewCheck):
+        self.p = prog
+        self.comp = comp
+        self.item = item
+        self.check = check
+        self.cache: dict = {}
+
+    def loc(self, path: tuple):
+        doc, full = self.item.where(path)
+        return doc.source.key(full)
+
+    def section(self, v: dict, at: tuple, inherit: dict) -> Section:
+        base = inherit.get("base")
+        weights = dict(base.weights) if base else {}
+        for name, w in (v.get("weights") or {}).items():
+            if not self._weight_name_ok(str(name), at + ("weights", name)):
+                continue
+            weights[str(name)] = float(w)
+        default = float(v.get("default", base.default if base else 0))
+        sec = Section(weights, default)
+        if base:
+            sec.act = dict(base.act)
+            sec.choose = dict(base.choose)
+        wtypes = {w: "int" for w in weights}
+        for aid, text in (v.get("act") or {}).items():
+            aid = str(aid)
+            path = at + ("act", aid)
+            if aid == "pass":
+                names, types = [], []
+            elif aid in self.p.actions:
+                a = self.p.actions[aid]
+                names, types = list(a.arg_names), list(a.arg_types)
+            else:
+                close = difflib.get_close_matches(aid, sorted(self.p.actions), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                self.p.errs.add(self.loc(path), f"policy scores action {aid!r}, which is no action of "
+                                f"this ruleset{hint}")
+                continue
+            sc = self.scorer(text, path, {**wtypes, **dict(zip(names, types))}, names, set(names))
+            if sc is not None:
+                sec.act[aid] = sc
+        for prompt, text in (v.get("choose") or {}).items():
+            prompt = str(prompt)
+            path = at + ("choose", prompt)
+            types = self.p.prompt_types.get(prompt)
+            if not types:
+                known = sorted(self.p.prompt_types)
+                close = difflib.get_close_matches(prompt, known, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                self.p.errs.add(self.loc(path), f"policy scores prompt {prompt!r}, which no choose() of "
+                                f"this ruleset asks{hint}")
+                continue
+            frame = self.asking_cards(prompt, set(wtypes))
+            for t in sorted(types):
+                sc = self.scorer(text, path, {**frame, **wtypes, "choice": t}, ["choice"], {"choice"},
+                                 tuple(frame))
+                if sc is not None:
+                    sec.choose[(prompt, t)] = sc
+        sec.safe = all(s.safe for s in sec.scorers())
+        return sec
+
+    def asking_cards(self, prompt: str, taken: set) -> dict:
+        """The card locals of every effect that asks `prompt` (the offered card of a trade,
+        say): a choose score may read them, as cards that may be hidden from the decider."""
+        scopes = self.p.prompt_scopes.get(prompt) or []
+        out: dict = {}
+        for n, t in (scopes[0] if scopes else {}).items():
+            if t in ("card", "list:card") and n not in taken and n not in ("me", "choice", "this") \
+                    and not n.startswith("_") and all(s.get(n) == t for s in scopes):
+                out[n] = t
+        return out
+
+    def _weight_name_ok(self, name: str, path: tuple) -> bool:
+        p = self.p
+        clash = ("param" if name in p.params else "counter" if name in p.counter_defs
+                 else "zone" if name in p.zone_defs else "card" if name in p.card_index
+                 else "location" if name in p.loc_index else "side" if name in p.sides
+                 else "name" if name in ("me", "choice") else None)
+        if clash:
+            p.errs.add(self.loc(path), f"policy weight {name!r} has the name of a {clash}: "
+                       f"an expression could not read both")
+            return False
+        return True
+
+    def scorer(self, text, path: tuple, names: dict, arg_names: list, known: set,
+               frame: tuple = ()) -> Scorer | None:
+        doc, full = self.item.where(path)
+        where = str(doc.source.value(full))
+        if isinstance(text, bool) or not isinstance(text, (int, float, str)):
+            self.p.errs.add(doc.source.value(full), f"a policy score is a number or an expression, "
+                            f"found {type(text).__name__}")
+            return None
+        if not isinstance(text, str):
+            v = float(text)
+            return Scorer(lambda st, fr: v, tuple(arg_names), True, [], where)
+        key = (text, tuple(sorted(names.items())), frame)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        src = Source(doc, full)
+        tree = self.comp.parse(text, src, "expression")
+        if tree is None:
+            return None
+        for node in walk(tree):
+            if isinstance(node, A.Call) and node.func in IMPURE:
+                self.comp.problem(src, node, f"{node.func}() changes the game; a policy only scores options")
+                return None
+        fn, t = self.comp.expression(text, src, Scope({"me": "player", **names}))
+        if fn is None:
+            return None
+        if t not in ("int", "bool", "any"):
+            self.comp.problem(src, tree, f"a policy score is a number, found {t}")
+            return None
+        why = self.check.check(tree, {"me": "player", **names}, known, hidden=set(frame))
+        sc = self.cache[key] = Scorer(fn, tuple(arg_names), not why, why, where, frame)
+        return sc
+
+
+__all__ = ["PolicyProgram", "Scorer", "Section", "compile_policy"]

@@ -1,0 +1,171 @@
+"""The ruleset `policy:` section: compiled once, checked for what the decider may see, played
+by the policy bot, read by search bots, and documented with an example the tests run."""
+
+from __future__ import annotations
+
+import doctest
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter.bots import Seat, default_kind, make_bot
+from interpreter.bots.mcts import MctsBot
+from interpreter.bots.policy import PolicyBot, pick, softmax
+from interpreter.engine.rng import Rng
+from interpreter.errors import RulesetError
+from interpreter.game import RULESETS, load
+from interpreter.load import load_yaml
+
+REPO = Path(__file__).resolve().parent.parent
+DOC = REPO / "docs" / "bots.md"
+
+
+def variant(tmp_path, body: str, name: str = "v", base: str = "high_tide") -> str:
+    p = tmp_path / f"{name}.yaml"
+    p.write_text(f"variant: {name}\ntitle: a test variant\nbase: {base}\nmerge:\n  policy:\n{body}",
+                 encoding="utf-8")
+    return str(p)
+
+
+def test_the_worked_example_of_the_docs_runs():
+    res = doctest.testfile(str(DOC), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert res.attempted >= 8 and res.failed == 0
+
+
+def test_the_docs_show_high_tides_policy_as_shipped():
+    text = DOC.read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n(policy:\n.*?)```", text, re.S).group(1)
+    shown = load_yaml("<doc>", display="<doc>", text=block).data["policy"]
+    shipped = load_yaml(str(RULESETS / "high_tide" / "ruleset.yaml")).data["policy"]
+    assert shown == shipped
+
+
+@pytest.mark.parametrize("body,message", [
+    ("    act: {fly: 3}\n", "policy scores action 'fly', which is no action"),
+    ("    act: {plya: 3}\n", "did you mean 'play'"),
+    ("    choose: {nothing: 1}\n", "policy scores prompt 'nothing', which no choose() of this ruleset asks"),
+    ("    weights: {goal: 1}\n", "policy weight 'goal' has the name of a param"),
+    ("    act: {play: \"draw(deck, hand(me), 1)\"}\n", "draw() changes the game"),
+    ("    act: {play: \"cards(hand(me))\"}\n", "a policy score is a number"),
+    ("    act: {play: \"c.colour\"}\n", "no card has a property 'colour'"),
+    ("    sides: {winnr: {weights: {x: 1}}}\n", "did you mean 'winner'"),
+])
+def test_policy_mistakes_are_reported_with_their_line(tmp_path, body, message):
+    with pytest.raises(RulesetError) as e:
+        load(RULESETS / "high_tide", [variant(tmp_path, body)])
+    text = str(e.value)
+    assert message in text
+    assert re.search(r"v\.yaml:\d+:\d+", text), text
+
+
+CASTLE_READS = [
+    # (expression of an action trade(t, c), reads only what me sees)
+    ("count(cards(hand(me)))", True),
+    ("size(hand(t)) + size(item_deck)", True),
+    ("count([x for x in cards(hand(me)) if x.victory == \"key\"])", True),
+    ("c.victory == \"key\" and c != black_pearl", True),
+    ("has(hand(me), black_pearl)", True),
+    ("side(me) == order", True),
+    ("count([x for x in cards(hand(t)) if knows(me, x) and x.victory == \"key\"])", True),
+    ("count([s for s in cards(society(t)) if knows(me, s) and s.society == side(me)])", True),
+    ("1 if knows(me, top(profession(t))) and top(profession(t)) == thug else 0", False),
+    ("count([x for x in cards(hand(t)) if x.victory == \"key\"])", False),
+    ("has(hand(t), black_pearl)", False),
+    ("side(t) == order", False),
+    ("top(item_deck) == key", False),
+    ("holder(top(item_deck)) == me", False),
+    ("count([k for k in copies(key) if holder(k) == t])", False),
+    ("1 if knows(t, c) else 0", False),
+]
+
+
+@pytest.mark.parametrize("expr,safe", CASTLE_READS)
+def test_what_a_score_may_read_follows_visibility(tmp_path, expr, safe):
+    v = variant(tmp_path, f"    act: {{trade: {expr!r}}}\n".replace("'", '"') if "'" not in expr and '"' not in expr
+                else "    act:\n      trade: >-\n        " + expr + "\n", base="castle_of_the_devil")
+    g = load(RULESETS / "castle_of_the_devil", [v])
+    sc = g.program.policy.base.act["trade"]
+    assert sc.safe is safe, sc.why
+
+
+def test_every_shipped_policy_reads_only_what_its_player_sees():
+    for name in ("high_tide", "castle_of_the_devil"):
+        pol = load(RULESETS / name).program.policy
+        assert pol is not None and pol.hidden_reads() == [], name
+
+
+def test_face_down_moves_make_a_zone_unsafe(tmp_path):
+    # Camelot's black_slots receive cards face down: their identities are not all known
+    v = variant(tmp_path, "    act:\n      walk: \"count([c for c in cards(black_slots(l)) if c.value == 3])\"\n",
+                base="shadows_over_camelot")
+    sc = load(RULESETS / "shadows_over_camelot", [v]).program.policy.base.act["walk"]
+    assert not sc.safe and "hidden" in " ".join(sc.why)
+
+
+def test_sides_and_overrides_change_the_weights(tmp_path):
+    v = variant(tmp_path, "    sides:\n      loser: {weights: {card_value: -10}}\n")
+    g = load(RULESETS / "high_tide", [v])
+    pol = g.program.policy
+    st = g.new_game(seed=3, players=3)
+    seat = Seat(st)
+    assert pol.weights_of("loser")["card_value"] == -10 and pol.weights_of(None)["card_value"] == 10
+    assert seat.evaluate(pol, Rng(1)) == [0.0, -20.0, -30.0]  # everyone is a loser before the goal
+    assert seat.evaluate(pol, Rng(1), {"loser": {"card_value": 1}}) == [0.0, 2.0, 3.0]
+    assert PolicyBot(1, g).choose(seat) == "draw_card"
+
+
+def test_softmax_and_argmax():
+    rng = Rng(5)
+    assert pick([1.0, 3.0, 2.0], 0.0, rng) == 1
+    assert {pick([1.0, 1.0], 0.0, Rng(s)) for s in range(20)} == {0, 1}  # ties at random
+    draws = [pick([0.0, 1.0], 1.0, rng) for _ in range(2000)]
+    p1 = softmax([0.0, 1.0], 1.0)[1]
+    assert abs(sum(draws) / 2000 - p1) < 0.04
+    assert abs(sum(softmax([5.0, 1.0, -3.0], 2.0)) - 1) < 1e-9
+
+
+def test_a_policy_bot_needs_a_policy(tmp_path):
+    p = tmp_path / "none.yaml"
+    p.write_text("variant: none\ntitle: no policy\nbase: high_tide\nmerge:\n  policy: null\n", encoding="utf-8")
+    g = load(RULESETS / "high_tide", [str(p)])
+    assert g.program.policy is None and default_kind(g) == "random"
+    with pytest.raises(ValueError, match="has no policy"):
+        make_bot("policy", 1, g)
+    assert default_kind(load(RULESETS / "high_tide")) == "policy"
+
+
+def test_search_bots_play_out_with_the_policy():
+    g = load(RULESETS / "high_tide")
+    st = g.new_game(seed=3, players=3)
+    bot = MctsBot(2, g, iterations=30)
+    assert bot.policy is g.program.policy and bot.guided
+    a = bot.choose(Seat(st))
+    assert a == MctsBot(2, g, iterations=30).choose(Seat(st))
+    assert a in {o.id for o in st.options()}
+    assert MctsBot(2, g, policy=False).policy is None
+
+
+def test_policy_games_replay_and_end(tmp_path):
+    from interpreter.sim.runner import run_one
+    for name, n in (("high_tide", 3), ("castle_of_the_devil", 4)):
+        a = run_one(str(RULESETS / name), 11, n, ("policy",))
+        b = run_one(str(RULESETS / name), 11, n, ("policy",))
+        assert a["reason"] not in ("error", "decision_limit") and a["winners"]
+        assert {k: v for k, v in a.items() if k != "seconds"} == {k: v for k, v in b.items() if k != "seconds"}
+
+
+def test_play_seats_policy_bots_where_the_ruleset_has_a_policy(tmp_path, capsys):
+    import json
+
+    from interpreter.cli import main
+    save = tmp_path / "s.json"
+    assert main(["play", "high_tide", "--players", "3", "--seed", "2", "--quiet", "--save", str(save)]) == 0
+    assert json.loads(save.read_text())["seats"] == ["policy"] * 3
+    assert main(["play", "high_tide", "--players", "3", "--seats", "policy,random,mcts", "--quiet"]) == 0
+    p = tmp_path / "none.yaml"
+    p.write_text("variant: none\ntitle: no policy\nbase: high_tide\nmerge:\n  policy: null\n", encoding="utf-8")
+    assert main(["play", "high_tide", "--variant", str(p), "--seats", "policy", "--quiet"]) == 2
+    assert "has no policy" in capsys.readouterr().err
+    assert main(["simulate", "high_tide", "--variant", str(p), "--bots", "policy", "--games", "2",
+                 "--quiet", "--out", str(tmp_path / "sim")]) == 2
