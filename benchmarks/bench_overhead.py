@@ -22,10 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from interpreter.effects.compile import Compiler, Scope  # noqa: E402
-from interpreter.engine import ops  # noqa: E402
 from interpreter.engine.flow import _run_top, run_sync  # noqa: E402
 from interpreter.errors import Collector, Loc  # noqa: E402
 from interpreter.game import RULESETS, load  # noqa: E402
+from interpreter.runtime import ops  # noqa: E402
 
 
 class _Here:

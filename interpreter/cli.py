@@ -1,6 +1,8 @@
 """The `grimoire` command: validate | play | test | simulate | i18n | explain | diff | render.
 
-Pipeline position: the outermost layer. Every user mistake (a broken ruleset, a bad option
+Pipeline position: the outermost layer: the parser and the dispatch. Each command is its
+own module with `register(subparsers)`: validate, play and test in commands/, the others
+listed in _EXTRA_COMMANDS. Every user mistake (a broken ruleset, a bad option
 number, a damaged save file) is printed as a located message and a non-zero exit code,
 never a Python traceback.
 """
@@ -9,326 +11,18 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
-import os
 import sys
-import time
-from pathlib import Path
 
-from .engine.state import SPECTATOR
-from .errors import GrimoireError, Loc, Problem, RulesetError, format_problems, problems_json
+from .commands import play, test, validate
+from .commands.output import print_problems as _print_problems
+from .errors import GrimoireError, RulesetError
 
-
-def _print_problems(problems: list[Problem], fmt: str = "text") -> None:
-    if fmt == "json":
-        print(problems_json(problems))
-    else:
-        print(format_problems(problems), file=sys.stderr)
-
-
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write a file so that it is either the old or the whole new content, never half."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-# ---- validate -----------------------------------------------------------------------------------
-
-def cmd_validate(args) -> int:
-    from .game import load
-    t0 = time.perf_counter()
-    try:
-        game = load(args.path, args.variant)
-    except RulesetError as e:
-        _print_problems(e.problems, args.format)
-        return 1
-    problems: list[Problem] = []
-    extra = _validate_companions(game, problems)
-    if problems:
-        _print_problems(problems, args.format)
-        return 1
-    ms = (time.perf_counter() - t0) * 1000
-    p = game.program
-    summary = (f"ok: {game.ruleset.id} {game.ruleset.version}: {len(p.card_def)} cards of "
-               f"{len(p.card_ids)} kinds, {len(p.loc_ids)} locations, {len(p.zone_defs)} zones, "
-               f"{len(p.counter_defs)} counters, {len(p.actions)} actions, {len(p.codes)} code units; "
-               f"{extra}; in {ms:.0f} ms")
-    if args.format == "json":
-        print(json.dumps({"ok": True, "summary": summary, "errors": []}))
-    else:
-        print(summary)
-    return 0
-
-
-def _validate_companions(game, problems: list[Problem]) -> str:
-    """Check the locale, variant and scenario files that live beside a ruleset."""
-    from .load import load_yaml
-    root = Path(game.path)
-    counts = {}
-    from .validate import validate_doc
-    for sub, schema in (("locales", "locale"), ("variants", "variant"), ("scenarios", "scenario")):
-        files = sorted((root / sub).glob("*.yaml")) if (root / sub).is_dir() else []
-        counts[sub] = len(files)
-        for f in files:
-            try:
-                doc = load_yaml(f)
-            except RulesetError as e:
-                problems.extend(e.problems)
-                continue
-            problems.extend(validate_doc(doc, schema))
-    if (root / "locales").is_dir():
-        from .i18n import fluent_problems
-        problems.extend(fluent_problems(root))
-    return ", ".join(f"{n} {k}" for k, n in counts.items())
-
-
-# ---- play -----------------------------------------------------------------------------------------
-
-class _Quit(Exception):
-    pass
-
-
-def _make_bot(kind: str, seed: int, game, temperature: float = 0.0):
-    from .bots import make_bot
-    return make_bot(kind, seed, game, **({"temperature": temperature} if kind == "policy" else {}))
-
-
-def cmd_play(args) -> int:
-    from .bots import decide
-    from .game import load
-    from .i18n import Text
-    try:
-        if args.load:
-            save = _read_save(args.load)
-            game = load(save["ruleset_path"] if Path(save.get("ruleset_path", "")).is_dir() else save["ruleset"],
-                        save.get("variants") or [])
-            st = game.state_from_json(save["state"], args.load)
-            seats = save.get("seats")
-            seed = save.get("seed", 0)
-        else:
-            game = load(args.ruleset, args.variant)
-            n = args.players or game.ruleset.min_players
-            seed = args.seed if args.seed is not None else 1
-            names = args.names.split(",") if args.names else None
-            st = game.new_game(seed=seed, players=n, names=names)
-            seats = None
-    except RulesetError as e:
-        _print_problems(e.problems)
-        return 1
-    n = st.n
-    if args.seats:
-        seats = [s.strip() for s in args.seats.split(",")]
-        if len(seats) == 1:
-            seats = seats * n
-    if not seats:
-        from .bots import default_kind
-        seats = [args.bots or default_kind(game)] * n
-    if len(seats) != n:
-        print(f"error: --seats names {len(seats)} seats but the game has {n} players", file=sys.stderr)
-        return 2
-    for s in seats:
-        if s not in ("human", "random", "policy", "mcts"):
-            print(f"error: unknown seat kind {s!r} (human, random, policy or mcts)", file=sys.stderr)
-            return 2
-        if s == "policy" and game.program.policy is None:
-            print(f"error: {game.ruleset.id} has no policy: section, so there is no policy bot", file=sys.stderr)
-            return 2
-    text = Text(game.program, args.lang)
-    humans = [i for i, s in enumerate(seats) if s == "human"]
-    viewer = humans[0] if len(humans) == 1 else None
-    bots = {i: _make_bot(s, seed * 1000 + i, game, args.temperature) for i, s in enumerate(seats) if s != "human"}
-    printed = len(st.log) if args.load else 0
-    log_lines: list[str] = []
-    save_path = args.save or f"{game.ruleset.id}.save.json"
-
-    def flush_log():
-        nonlocal printed
-        for e in st.log[printed:]:
-            visible = bool(e[3] & (SPECTATOR if viewer is None else 1 << viewer))
-            if visible:
-                line = text.event(st, e)
-                log_lines.append(line)
-                if not args.quiet:
-                    print(line)
-        printed = len(st.log)
-
-    try:
-        while not st.is_over():
-            flush_log()
-            p = st.current_player()
-            if seats[p] == "human":
-                opt = _ask_human(st, p, text)
-            else:
-                opt = decide(bots[p], st)
-            nxt = st.apply(opt)
-            if not nxt:
-                print(text.msg("cli-refused", {"message": nxt.message}), file=sys.stderr)
-                continue
-            st = nxt
-        flush_log()
-    except (_Quit, KeyboardInterrupt, EOFError):
-        print()
-        _write_save(save_path, game, st, seats, seed, args.lang)
-        print(text.msg("cli-saved", {"file": str(save_path)}))
-        return 0
-    except GrimoireError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    res = st.result or {}
-    sides = ", ".join(text.msg("side-" + s, default=s) for s in res.get("sides", [])) or text.msg(
-        "nobody", default="nobody")
-    players = ", ".join(text.player(st, w) for w in res.get("winners", []))
-    winners = text.msg("winners", {"sides": sides}, default="winners: " + sides) + (
-        f" ({players})" if players else "")
-    summary = text.msg("cli-summary", {"reason": text.msg("end-" + res.get("reason", ""),
-                                                          default=res.get("reason", "")).rstrip("."),
-                                       "winners": winners, "decisions": len(st.history), "turns": st.turn})
-    print(summary)
-    if args.log:
-        write_atomic(args.log, "\n".join(log_lines + [summary]) + "\n")
-    if args.save:
-        _write_save(args.save, game, st, seats, seed, args.lang)
-    return 0
-
-
-def _ask_human(st, p, text):
-    from .engine.views import view
-    v = view(st, p)
-    print()
-    print(f"[{text.player(st, p)}] " + _describe_view(st, p, v, text))
-    opts = st.options()
-    pend = st.pending
-    print(text.prompt(st, pend))
-    for i, o in enumerate(opts, 1):
-        print(f"  {i:2d}. {text.option(st, o)}  [{o.id}]")
-    while True:
-        try:
-            raw = input("> ").strip()
-        except EOFError:
-            raise _Quit() from None
-        if raw in ("q", "quit", "save"):
-            raise _Quit()
-        if raw.isdigit() and 1 <= int(raw) <= len(opts):
-            return opts[int(raw) - 1].id
-        if any(o.id == raw for o in opts):
-            return raw
-        print(text.msg("cli-ask-number", {"n": len(opts)}))
-
-
-def _describe_view(st, p, v, text) -> str:
-    g = st.g
-    parts = []
-    me_id = v["you"]
-    for key, cards in v["zones"].items():
-        if key.endswith("@" + me_id) and cards:
-            zname = key.split("@")[0]
-            names = [text.card_name(g.prog.card_index[c]) if c else "?" for c in cards]
-            parts.append(f"{text.msg('zone-' + zname, default=zname)}: {', '.join(names)}")
-    ctrs = [f"{text.msg('counter-' + k.split('@')[0], default=k.split('@')[0])} {val}"
-            for k, val in v["counters"].items() if k.endswith("@" + me_id) or "@" not in k]
-    if ctrs:
-        parts.append("; ".join(ctrs))
-    if st.at[p] is not None:
-        parts.append(f"@ {text.value(st, st.at[p], 'loc')}")
-    return " | ".join(parts)
-
-
-def _write_save(path, game, st, seats, seed, lang) -> None:
-    data = {"format": "grimoire-save", "version": 1, "ruleset": game.ruleset.id,
-            "ruleset_path": str(game.path), "ruleset_hash": game.ruleset.hash,
-            "variants": list(game.variants), "seed": seed, "players": st.n, "seats": seats, "lang": lang,
-            "decisions": list(st.history), "state": st.to_json()}
-    write_atomic(path, json.dumps(data, ensure_ascii=False))
-
-
-def _read_save(path) -> dict:
-    p = Path(path)
-    try:
-        raw = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise RulesetError(Problem(Loc(str(path), 0, 0), f"cannot read the save file: {e.strerror}")) from None
-    except UnicodeDecodeError:
-        raise RulesetError(Problem(Loc(str(path), 1, 1), "the save file is not UTF-8 text")) from None
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as e:
-        raise RulesetError(Problem(Loc(str(path), e.lineno, e.colno),
-                                   f"the save file is not valid JSON: {e.msg}")) from None
-    if not isinstance(data, dict) or data.get("format") != "grimoire-save" or "state" not in data:
-        raise RulesetError(Problem(Loc(str(path), 1, 1), "not a Grimoire save file"))
-    return data
-
-
-# ---- test -----------------------------------------------------------------------------------------
-
-def cmd_test(args) -> int:
-    from .scenario import run_scenario, scenario_files
-    files = scenario_files(args.paths)
-    passed = failed = 0
-    all_problems: list[Problem] = []
-    for f in files:
-        try:
-            out = run_scenario(f)
-        except RulesetError as e:
-            all_problems.extend(e.problems)
-            failed += 1
-            print(f"ERROR {f}")
-            continue
-        except GrimoireError as e:
-            failed += 1
-            print(f"FAIL  {f}: {e}")
-            continue
-        if out.passed:
-            passed += 1
-            if args.verbose:
-                print(f"ok    {f}: {out.name}")
-        else:
-            failed += 1
-            print(f"FAIL  {f}: {out.name}")
-            for msg in out.failures:
-                print(f"      {msg}")
-    if all_problems:
-        _print_problems(all_problems)
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
-
-
-# ---- main -----------------------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="grimoire", description="A data-driven rules interpreter for tabletop games.")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    v = sub.add_parser("validate", help="check a ruleset (and its locales, variants, scenarios)")
-    v.add_argument("path")
-    v.add_argument("--variant", action="append", default=[])
-    v.add_argument("--format", choices=["text", "json"], default="text")
-    v.set_defaults(fn=cmd_validate)
-    p = sub.add_parser("play", help="play a game (all bots unless --seats says human)")
-    p.add_argument("ruleset", nargs="?", default=None)
-    p.add_argument("--players", type=int)
-    p.add_argument("--seats", help="comma-separated: human, random, policy or mcts per seat")
-    p.add_argument("--bots", choices=["random", "policy", "mcts"],
-                   help="bot for unnamed seats (default: policy where the ruleset has one, else random)")
-    p.add_argument("--temperature", type=float, default=0.0,
-                   help="policy bots draw options by softmax at this temperature (0: the best)")
-    p.add_argument("--seed", type=int)
-    p.add_argument("--lang", default="en", choices=["en", "ru", "pl", "pt"])
-    p.add_argument("--save")
-    p.add_argument("--load")
-    p.add_argument("--log")
-    p.add_argument("--names", help="comma-separated card ids naming the seats (e.g. characters)")
-    p.add_argument("--variant", action="append", default=[])
-    p.add_argument("--quiet", action="store_true")
-    p.set_defaults(fn=cmd_play)
-    t = sub.add_parser("test", help="run scenario files")
-    t.add_argument("paths", nargs="+")
-    t.add_argument("-v", "--verbose", action="store_true")
-    t.set_defaults(fn=cmd_test)
+    for command in (validate, play, test):
+        command.register(sub)
     for modname in _EXTRA_COMMANDS:
         try:
             mod = importlib.import_module(modname)
@@ -342,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # modules that add subcommands: each has register(subparsers)
 _EXTRA_COMMANDS = ["interpreter.overlay_commands", "interpreter.sim.commands", "interpreter.i18n_commands",
-                   "interpreter.sim.tune"]
+                   "interpreter.commands.tune"]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,11 +10,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from .engine.persist import state_from_json
 from .engine.state import State
 from .engine.table import Table
 from .errors import Collector, Loc, Problem, RulesetError
 from .load import load_ruleset_files
 from .model import Ruleset, build_ruleset
+from .overlay import apply_variants, load_variant
 from .program import Program
 from .validate import validate_ruleset_docs
 
@@ -78,7 +80,6 @@ class Game:
         return State.new(self.table(n), seed, kinds, record)
 
     def state_from_json(self, data, file: str = "<save>") -> State:
-        from .engine.persist import state_from_json
         return state_from_json(self, data, file)
 
 
@@ -91,7 +92,6 @@ def load(path: str | Path, variants: list | None = None) -> Game:
     errs = Collector()
     variant_docs = []
     for v in variants or []:
-        from .overlay import load_variant
         try:
             variant_docs.append(load_variant(v, root))
         except RulesetError as e:
@@ -103,7 +103,6 @@ def load(path: str | Path, variants: list | None = None) -> Game:
     errs.extend(problems)
     errs.raise_if_any()
     if variant_docs:
-        from .overlay import apply_variants
         errs.extend(apply_variants(rs, variant_docs))
         errs.raise_if_any()
     prog = Program(rs)

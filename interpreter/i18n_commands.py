@@ -118,7 +118,7 @@ def _read_locale_rt(path: Path, lang: str):
 
 
 def _write_locale_rt(path: Path, y, data) -> None:
-    from .cli import write_atomic
+    from .files import write_atomic
     buf = io.StringIO()
     y.dump(data, buf)
     text = buf.getvalue()
@@ -345,7 +345,7 @@ def cmd_export(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     en, _, en_doc = locale_messages(root, "en")
     en_lines = {k: en_doc.source.key(("messages", k)).line for k in en} if en_doc is not None else {}
-    from .cli import write_atomic
+    from .files import write_atomic
     for lang in args.lang or list(LANGS):
         msgs, problems, doc = locale_messages(root, lang)
         if problems:
@@ -555,7 +555,7 @@ _PAGE = """<!DOCTYPE html>
 
 def render_cards(root: Path, lang: str, out: Path, variants=()) -> dict:
     """Write index.html and cards/*.svg; return {card id: (name, text)}."""
-    from .cli import write_atomic
+    from .files import write_atomic
     from .game import load
     from .i18n import Text
     game = load(root, list(variants))

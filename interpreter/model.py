@@ -100,7 +100,7 @@ class Ruleset:
     evaluate: Item | None = None
     search: Item | None = None
     stats: Item | None = None
-    policy: Item | None = None  # how policy bots score options (policy_program.py)
+    policy: Item | None = None  # how policy bots score options (program/policy.py)
     docs: list[Doc] = field(default_factory=list)
     data: dict = field(default_factory=dict)  # the merged plain data (for hashing, diff, explain)
     variants: list = field(default_factory=list)  # ids of the variants applied, in order

@@ -124,11 +124,11 @@ def test_a_policy_that_reads_hidden_cards_is_evaluated_on_a_sampled_world(tmp_pa
     assert total >= 100
     # the same expression wrongly trusted as view-safe reads the real hidden cards: caught
     sc = copy.copy(pol.base.act["play"])
-    sc.safe = True
+    sc.safe = frozenset(range(2, 5))
     cheat = copy.copy(pol)
     cheat.base = copy.copy(pol.base)
     cheat.base.act = {**pol.base.act, "play": sc}
-    cheat.base.safe = True
+    cheat.base.safe = frozenset(range(2, 5))
     bots = [PolicyBot(p, g) for p in range(3)]
     for b in bots:
         b.policy = cheat

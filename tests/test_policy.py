@@ -86,7 +86,8 @@ def test_what_a_score_may_read_follows_visibility(tmp_path, expr, safe):
                 else "    act:\n      trade: >-\n        " + expr + "\n", base="castle_of_the_devil")
     g = load(RULESETS / "castle_of_the_devil", [v])
     sc = g.program.policy.base.act["trade"]
-    assert sc.safe is safe, sc.why
+    assert bool(sc.safe) is safe, sc.why
+    assert sc.safe in (frozenset(), frozenset(range(3, 11)))  # the same at every player count
 
 
 def test_every_shipped_policy_reads_only_what_its_player_sees():
@@ -103,6 +104,15 @@ def test_face_down_moves_make_a_zone_unsafe(tmp_path):
     assert not sc.safe and "hidden" in " ".join(sc.why)
 
 
+def test_a_face_down_deal_that_depends_on_the_player_count(tmp_path):
+    # Camelot deals the Loyalty cards face down at 3 players only (blind_loyalty): there a
+    # Knight does not know his own side; at 4 to 7 he does
+    v = variant(tmp_path, "    act:\n      walk: \"1 if side(me) == loyal else 0\"\n", base="shadows_over_camelot")
+    pol = load(RULESETS / "shadows_over_camelot", [v]).program.policy
+    assert pol.base.act["walk"].safe == frozenset(range(4, 8))
+    assert pol.side_safe == frozenset(range(4, 8))
+
+
 def test_sides_and_overrides_change_the_weights(tmp_path):
     v = variant(tmp_path, "    sides:\n      loser: {weights: {card_value: -10}}\n")
     g = load(RULESETS / "high_tide", [v])
@@ -110,8 +120,9 @@ def test_sides_and_overrides_change_the_weights(tmp_path):
     st = g.new_game(seed=3, players=3)
     seat = Seat(st)
     assert pol.weights_of("loser")["card_value"] == -10 and pol.weights_of(None)["card_value"] == 10
-    assert seat.evaluate(pol, Rng(1)) == [0.0, -20.0, -30.0]  # everyone is a loser before the goal
-    assert seat.evaluate(pol, Rng(1), {"loser": {"card_value": 1}}) == [0.0, 2.0, 3.0]
+    # everyone is a loser before the goal: -10 per point, minus 3 per unseen card of the value
+    assert seat.evaluate(pol, Rng(1)) == [-12.0, -32.0, -36.0]
+    assert seat.evaluate(pol, Rng(1), {"loser": {"card_value": 1}}) == [-12.0, -10.0, -3.0]
     assert PolicyBot(1, g).choose(seat) == "draw_card"
 
 
@@ -169,3 +180,17 @@ def test_play_seats_policy_bots_where_the_ruleset_has_a_policy(tmp_path, capsys)
     assert "has no policy" in capsys.readouterr().err
     assert main(["simulate", "high_tide", "--variant", str(p), "--bots", "policy", "--games", "2",
                  "--quiet", "--out", str(tmp_path / "sim")]) == 2
+
+
+def test_explain_and_diff_know_the_policy(tmp_path, capsys):
+    from interpreter.cli import main
+    castle = str(RULESETS / "castle_of_the_devil")
+    assert main(["explain", castle, "policy.weights.trade_info"]) == 0
+    out = capsys.readouterr().out
+    assert "policy.weights.trade_info = 3" in out and "policy.yaml:" in out
+    v = variant(tmp_path, "    weights: {trade_info: 5}\n", base="castle_of_the_devil")
+    assert main(["explain", castle, "--variant", v, "policy.weights.trade_info"]) == 0
+    assert "v.yaml" in capsys.readouterr().out
+    assert main(["diff", castle, "--variant", v]) == 0
+    assert "policy: weights.trade_info 3 -> 5" in capsys.readouterr().out
+    assert load(castle, [v]).program.policy.base.weights["trade_info"] == 5

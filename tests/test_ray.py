@@ -47,3 +47,14 @@ def test_simulate_command_on_ray(local_ray, tmp_path, capsys):
     assert data["backend"] == "ray" and data["summary"]["run"]["played"] == 20
     local = by_index(run_batch(SimSpec(HIGH_TIDE, players=2), seed=7, games=20, jobs=1))
     assert all(same_outcome(a, b) for a, b in zip(local, data["games"]["run"]))
+
+
+def test_tune_on_ray_finds_what_the_local_pool_finds(local_ray):
+    pytest.importorskip("optuna")
+    from interpreter.sim.tune import tune
+    castle = str(RULESETS / "castle_of_the_devil")
+    kw = {"players": 4, "names": ["trade_info", "attack_info"], "eval_games": 6}
+    local = tune(castle, "order", 4, 2, jobs=1, **kw)
+    remote = tune(castle, "order", 4, 2, jobs=2, backend="ray", **kw)
+    assert remote.train == local.train and remote.after == local.after
+    assert remote.eval_before == local.eval_before and remote.eval_after == local.eval_after

@@ -46,3 +46,16 @@ def test_the_command_writes_a_variant_that_plays(tmp_path, capsys):
     assert "pearl_push" in g.program.policy.sides["brotherhood"].weights
     assert main(["diff", CASTLE, "--variant", str(out)]) == 0
     assert "policy" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--side", "order", "--games", "0", "--trials", "1"], "--games must be at least 1"),
+    (["--side", "order", "--games", "2", "--trials", "1", "--eval-games", "0"], "--eval-games must be"),
+    (["--side", "order", "--games", "2", "--trials", "1", "--out", "/nonexistent/dir/t.yaml"], "no directory"),
+    (["--side", "knights", "--games", "2", "--trials", "1", "--players", "4"], "no side"),
+    (["--side", "order", "--games", "2", "--trials", "1", "--players", "2"], "not 2"),
+])
+def test_the_command_refuses_bad_arguments_plainly(argv, message, capsys):
+    assert main(["tune", CASTLE, *argv, "--jobs", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err

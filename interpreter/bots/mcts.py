@@ -92,7 +92,7 @@ class MctsBot:
         if eval_scale is None:
             self.eval_scale = getattr(prog, "evaluate_scale", None)
         self._wcache: dict = {}  # option id -> its weight, or (fn, arg names) to evaluate
-        # the ruleset's policy (policy_program.py), where it has one, plays the rollouts (a
+        # the ruleset's policy (program/policy.py), where it has one, plays the rollouts (a
         # softmax draw at its temperature) and gives the prior; it runs on sampled worlds
         self.policy = getattr(prog, "policy", None) if policy else None
         self.guided = bool(self.weights) or self.policy is not None

@@ -1,4 +1,4 @@
-"""The policy bot: plays the ruleset's own `policy:` (policy_program.py), fast and honest.
+"""The policy bot: plays the ruleset's own `policy:` (program/policy.py), fast and honest.
 
 Pipeline position: a player outside the engine, like the random and search bots. At each
 decision it asks its Seat for the policy's score of every option (`Seat.evaluate`: on the

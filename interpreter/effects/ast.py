@@ -155,3 +155,36 @@ class Repeat(Node):
 class While(Node):
     cond: Node
     body: list
+
+
+def walk_nodes(node):
+    """Every node of a syntax tree (statements, expressions, their lists)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Node):
+            yield n
+            stack.extend(v for v in vars(n).values() if isinstance(v, (Node, list, tuple, dict)))
+        elif isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+
+
+def names_in(node) -> set:
+    """Every bare name an expression reads (for deciding when a test can run)."""
+    out = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Name):
+            out.add(n.id)
+        elif isinstance(n, Node):
+            for v in vars(n).values():
+                if isinstance(v, (Node, list, tuple, dict)):
+                    stack.append(v)
+        elif isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+    return out

@@ -1,16 +1,21 @@
 """The blocking built-ins of the effect language: choose, choose_many, act, window, run, emit
-and calls of the ruleset's procedures.
+(calls of the ruleset's procedures are in procedures.py).
 
-They may ask a player to decide, so they compile to VM instructions (not expressions): an
-instruction that needs an answer sets `state.pending` and returns SUSPEND; `apply` writes the
-answer into the frame and the next instruction goes on. Registered in builtins.TABLE.
+Pipeline position: compiler (effects/); the instructions they emit run on the engine's
+loop and hand options to it through the runtime (runtime/options.py). They may ask a
+player to decide, so they compile to VM instructions (not expressions): an instruction
+that needs an answer sets `state.pending` and returns SUSPEND; `apply` writes the answer
+into the frame and the next instruction goes on. Registered in builtins.TABLE.
 """
 
 from __future__ import annotations
 
-from ..engine.decisions import act_options
-from .compile import SUSPEND, CheckError, _Jump
-from .types import accepts, elem, is_list, list_of, show
+import difflib
+
+from ..runtime.options import act_options
+from ..runtime.vm import SUSPEND, Jump
+from .scope import CheckError
+from .types import elem, is_list, list_of, show
 
 
 def _ident(bound_item) -> str:
@@ -79,7 +84,7 @@ def stmt_choose_many(comp, b, call, var, src, scope, code):
         m = minf(st, fr)
         loc[min_v] = k if m is None or m < 0 else min(m, k)
     comp.emit(code, init, src, call)
-    end = _Jump()
+    end = Jump()
 
     def head(st, fr):
         loc = fr[2]
@@ -127,7 +132,6 @@ def _show_to(st, cards, p) -> None:
 def _check_group(comp, bound_item, call, src):
     g = _ident(bound_item)
     if g not in comp.p.groups:
-        import difflib
         close = difflib.get_close_matches(g, list(comp.p.groups), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         comp.problem(src, call, f"no action belongs to group {g!r}{hint}")
@@ -173,7 +177,7 @@ def stmt_window(comp, b, call, var, src, scope, code):
         loc[i] = 0
         loc[passes] = 0
     comp.emit(code, init, src, call)
-    end = _Jump()
+    end = Jump()
 
     def head(st, fr):
         loc = fr[2]
@@ -283,44 +287,3 @@ def note_call_types(program, callee, types) -> None:
         if i == len(seen):
             seen.append(set())
         seen[i].add(t)
-
-
-def proc_args(comp, call, src, scope):
-    """Check a call of a ruleset procedure; return its argument functions, its code id and
-    its parameter names."""
-    p = comp.p
-    params = p.proc_sigs[call.func]
-    if call.kwargs:
-        k = next(iter(call.kwargs))
-        comp.problem(src, call, f"procedure {call.func}() takes positional arguments only, found {k}:")
-        raise CheckError
-    if len(call.args) != len(params):
-        comp.problem(src, call, f"{call.func}() takes {len(params)} argument"
-                     f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), found {len(call.args)}")
-        raise CheckError
-    types = p.proc_types.get(call.func) or ["any"] * len(params)
-    fns, seen_types = [], []
-    for a, want in zip(call.args, types):
-        f, t = comp.expr(a, src, scope)
-        seen_types.append(t)
-        if want != "any" and not accepts(want, t):
-            comp.problem(src, a, f"{call.func}() expects {show(want)} for {params[len(fns)]!r}, found {show(t)}")
-            raise CheckError
-        fns.append(comp.mat(comp.coerce(f, t, want)))
-    note_call_types(p, ("proc", call.func), seen_types)
-    return fns, "proc:" + call.func, list(params)
-
-
-def compile_proc_call(comp, call, var, src, scope, code):
-    fns, code_id, names = proc_args(comp, call, src, scope)
-
-    def ins(st, fr):
-        loc = dict(zip(names, [f(st, fr) for f in fns]))
-        cur = fr[2]
-        for k in ("me", "this", "here"):
-            if k in cur and k not in loc:
-                loc[k] = cur[k]
-        st.stack.append([code_id, 0, loc, var])
-        return None
-    comp.emit(code, ins, src, call)
-    return comp.p.proc_ret.get(call.func, "any")

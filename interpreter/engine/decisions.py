@@ -9,9 +9,7 @@ logs it for whoever may see it.
 
 from __future__ import annotations
 
-from .state import SPECTATOR, Option
-
-ACT_LOG = "engine:act_log"  # the code unit that settles who may read an action's log entry
+from ..runtime.options import ACT_LOG, PASS, Option, act_options
 
 
 def player_id(st, p) -> str:
@@ -37,7 +35,6 @@ def value_id(st, v, t: str) -> str:
 
 _new = tuple.__new__  # Option(...) without the NamedTuple constructor's extra call
 STATIC_TYPES = frozenset({"card", "kind", "loc", "bool", "int", "str"})  # ids that never change
-PASS = Option("pass", "option-pass", (), None)
 
 
 def options_of(st) -> list[Option]:
@@ -70,15 +67,6 @@ def options_of(st) -> list[Option]:
     if pend.get("opt"):
         out.append(PASS)
     return out
-
-
-def act_options(st, pend, legal) -> list[Option]:
-    """The options of an `act` decision from its legal actions' options (Table.legal_options).
-    The `act` and `window` instructions already enumerate them to know whether to ask at
-    all, and hand them over here (state._opts), so a decision enumerates its actions once."""
-    if pend.get("opt"):
-        legal.append(PASS)
-    return legal
 
 
 def take(st, opt: Option) -> None:
@@ -138,25 +126,3 @@ def _log_act(st, p, a, aid, args) -> None:
         st.stack.append([ACT_LOG, 0, {"i": len(st.log) - 1}, None])
     else:
         st.log[-1] = st.log[-1][:3] + [-1] + st.log[-1][4:]
-
-
-def settle_act_log(st, fr) -> None:
-    """The action has run: everyone who can now see all its cards reads it in full; the
-    others (and spectators) read it with those cards hidden."""
-    i = fr[2]["i"]
-    if st._cow:
-        st._unshare()
-    e = st.log[i]
-    p, args, types = e[1][0], e[1], e[2]
-    everyone = (1 << st.n) - 1
-    full = everyone
-    for v, t in zip(args[2:], types[2:]):
-        if t == "card" and v is not None:
-            full &= st.seen[v] | (1 << p)
-    if full == everyone:
-        st.log[i] = [e[0], args, types, -1, e[4]]
-        return
-    hidden = args[:2] + [None if t == "card" else v for v, t in zip(args[2:], types[2:])]
-    others = (everyone & ~full) | SPECTATOR
-    st.log[i] = [e[0], args, types, full, e[4]]
-    st.log.insert(i + 1, [e[0], hidden, types, others, e[4]])

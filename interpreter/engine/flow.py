@@ -10,8 +10,8 @@ ruleset says to skip), checking end conditions after every turn. Automatic game 
 
 from __future__ import annotations
 
-from ..effects.compile import SUSPEND
 from ..errors import GrimoireError, Loc
+from ..runtime.vm import SUSPEND
 
 
 class EffectRuntimeError(GrimoireError):

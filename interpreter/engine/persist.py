@@ -46,7 +46,6 @@ def state_to_json(st) -> dict:
 
 def state_from_json(game, data, file: str = "<save>"):
     """Rebuild a State from `state_to_json` output; refuse damaged or foreign saves."""
-    from .state import State
 
     def bad(msg):
         return RulesetError(Problem(Loc(file, 1, 1), msg))
@@ -66,7 +65,7 @@ def state_from_json(game, data, file: str = "<save>"):
     try:
         n = int(data["players"])
         table = game.table(n)
-        st = State.__new__(State)
+        st = table.blank_state()  # (persist sits below the State, which saves through it)
         st.g = table
         st.n = n
         st.zones = [[int(c) for c in z] for z in data["zones"]]

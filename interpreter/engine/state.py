@@ -12,34 +12,14 @@ The decision API follows OpenSpiel: `decision()` names who decides and the legal
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import NamedTuple
-
 from ..errors import Refusal
+from ..runtime.ops import entry_mask
+from ..runtime.options import SPECTATOR, Decision, Option
 from . import flow
-from .rng import Rng
-
-
-class Option(NamedTuple):
-    """One legal choice: a stable id, a label key with its arguments, and what it means."""
-
-    id: str
-    label: str
-    args: tuple = ()
-    value: object = None
-
-
-SPECTATOR = 1 << 62  # the viewer bit of someone who sees only what every player may see
-
-
-@dataclass
-class Decision:
-    """Who decides now, what about, and the legal options."""
-
-    player: int
-    prompt: str
-    kind: str
-    options: list = field(default_factory=list)
+from .decisions import options_of, player_id, take
+from .persist import state_to_json
+from .rng import Rng, seed_state
+from .views import determinize, view
 
 
 class State:
@@ -53,7 +33,6 @@ class State:
 
     @classmethod
     def new(cls, table, seed: int, names: list | None = None, record: bool = True) -> State:
-        from .rng import seed_state
         st = cls.__new__(cls)
         st.g = table
         st.n = table.n
@@ -66,7 +45,6 @@ class State:
                 zones[z].append(c)
                 where[c] = z
             st.zones, st.where = zones, where
-            from .ops import entry_mask
             seen = [entry_mask(st, where[c]) for c in range(len(where))]
             start = table.start_state = (zones, where, seen)
         st.zones = [z[:] for z in start[0]]
@@ -249,22 +227,14 @@ class State:
     # ---- persistence, views ---------------------------------------------------------------------
 
     def to_json(self) -> dict:
-        from .persist import state_to_json
         return state_to_json(self)
 
     def view(self, player: int) -> dict:
-        from .views import view
         return view(self, player)
 
     def determinize(self, player: int, rng) -> State:
-        from .views import determinize
         return determinize(self, player, rng)
 
     def player_id(self, p) -> str:
         """The id a player is called by: its naming card's id, or pN."""
-        from .decisions import player_id
         return player_id(self, p)
-
-
-# decisions imports this module's Option: imported once both exist (not per decision)
-from .decisions import options_of, take  # noqa: E402

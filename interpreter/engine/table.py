@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import re
 
+from ..effects.codegen import _compile
 from ..program import Program
+from ..runtime.options import Option
 from .decisions import STATIC_TYPES, value_id
-from .state import Option
+from .flow import run_sync
+from .state import State
 
 _new = tuple.__new__  # Option(...) without the NamedTuple constructor's extra call
 _ID = {  # the id of a value of each type, as generated code (value_id inline)
@@ -113,7 +116,6 @@ class Table:
         `when` parts and argument domains inline (effects/codegen.py texts), each part as
         soon as the args it names are bound. An option whose id depends on nothing but its
         action and arguments (cards, card ids, locations, numbers...) is built once per table."""
-        from ..effects.codegen import _compile
         env: dict = {"_mk": _option, "_cdef": self.card_def, "_new": _new, "_Option": Option,
                      "_cid": self.inst_ids, "_kid": self.card_ids, "_lid": self.loc_ids,
                      "_pid": self.player_id, "_vid": value_id}
@@ -191,6 +193,10 @@ class Table:
         fn = self._groups[g] = ns["_legal"]
         return fn
 
+    def blank_state(self) -> State:
+        """A State of this table with nothing set yet (a saved game is read into it)."""
+        return State.__new__(State)
+
     def player_id(self, st, p) -> str:
         """The id a player is called by: its naming card's id, or pN."""
         if p is None:
@@ -207,6 +213,5 @@ class Table:
 
 def _sync_runner(code_id: str):
     def run(st):
-        from .flow import run_sync
         run_sync(st, code_id, {"me": st.current})
     return run

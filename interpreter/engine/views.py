@@ -9,7 +9,9 @@ search bot can sample a world it cannot tell apart from the real one.
 
 from __future__ import annotations
 
+from ..runtime.options import ACT_LOG
 from .decisions import player_id, value_id
+from .rng import Rng
 
 
 def _visible_counter(g, i: int, p: int) -> bool:
@@ -68,7 +70,6 @@ def deal_world(st, p: int, rng, keep_future: bool = False):
     decisions taken (p's view has none; others' hidden choices are in it), and every card a
     suspended effect holds follows its place in the new deal. With `keep_future` the world
     keeps st's random future (the leak check compares worlds on the same dice)."""
-    from .rng import Rng
     s = st.clone()
     s._unshare()
     bit = 1 << p
@@ -161,7 +162,6 @@ def _keep_readable_log(s, bit: int, mapping: dict) -> None:
     """Drop the log entries p may not read. An action's entry whose readers are not settled
     yet (its ACT_LOG frame is suspended below the action) stays, naming the world's cards,
     so that the world settles it as the real game will."""
-    from .decisions import ACT_LOG
     pending = {fr[2]["i"]: fr for fr in s.stack if fr[0] == ACT_LOG}
     log, new_index = [], {}
     for i, e in enumerate(s.log):

@@ -1,9 +1,9 @@
 """State-changing primitives shared by compiled effects, the flow loop and scenario helpers.
 
-Pipeline position: engine. These functions take a State and plain ints (card instances,
-zone indexes, players) and keep the invariants: every card is in exactly one zone, `where`
-agrees with the zone lists, and `seen` (who may see a card's identity) is reset by the
-visibility of the zone a card enters.
+Pipeline position: runtime (below the compiler and the engine). These functions take a
+State and plain ints (card instances, zone indexes, players) and keep the invariants: every
+card is in exactly one zone, `where` agrees with the zone lists, and `seen` (who may see a
+card's identity) is reset by the visibility of the zone a card enters.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The ruleset's `policy:` section, compiled: a score for every legal option of a decision.
 
-Pipeline position: compile stage (called by `Program.compile`, with the effect compiler), and
+Pipeline position: program (called by `Program.compile`, with the effect compiler), and
 at play time the scoring a policy bot (bots/policy.py) and a search bot's playouts run.
 
     policy:
@@ -24,11 +24,11 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from .effects import ast as A
-from .effects.compile import Scope, Source
-from .effects.parse import parse
-from .errors import GrimoireError
-from .view_safety import ViewCheck, facedown_targets, walk
+from ..effects import ast as A
+from ..effects.parse import parse
+from ..effects.scope import Scope, Source
+from ..errors import GrimoireError
+from .view_safety import ViewCheck, facedown_targets
 
 KEYS = ("weights", "default", "temperature", "act", "choose", "sides")
 IMPURE = frozenset({"roll", "random", "move", "move_all", "draw", "shuffle", "reveal", "move_to",
@@ -41,8 +41,8 @@ class Scorer:
 
     fn: object            # fn(st, frame) -> number
     names: tuple          # locals bound from the option: the action's argument names, or ("choice",)
-    safe: bool            # reads only what the deciding player may see
-    why: list             # if not: where and why (for authors: `grimoire explain ... policy`)
+    safe: frozenset       # the player counts at which it reads only what the decider may see
+    why: list             # where it may not, and why (`PolicyProgram.hidden_reads`)
     where: str            # file:line:col of the expression
     frame: tuple = ()     # card locals of the effect that asks (choose), read from its frame
 
@@ -55,7 +55,7 @@ class Section:
     default: float
     act: dict = field(default_factory=dict)      # action id (or "pass") -> Scorer
     choose: dict = field(default_factory=dict)   # (prompt, item type) -> Scorer
-    safe: bool = True                            # every scorer is view-safe
+    safe: frozenset = frozenset()                # player counts at which every scorer is view-safe
 
     def scorers(self) -> list:
         return list(self.act.values()) + list(self.choose.values())
@@ -64,7 +64,7 @@ class Section:
 class PolicyProgram:
     """The compiled policy of a ruleset: sections by side, and how to score options."""
 
-    def __init__(self, base: Section, sides: dict, side_safe: bool, temperature: float):
+    def __init__(self, base: Section, sides: dict, side_safe: frozenset, temperature: float):
         self.base = base
         self.sides = sides
         self.side_safe = side_safe
@@ -84,18 +84,19 @@ class PolicyProgram:
 
     def view_safe(self, st, overrides: dict | None = None) -> bool:
         """May this decision's scores be computed on the real state? (see view_safety.py)"""
-        if (self.sides or overrides) and not self.side_safe:
+        n = st.n
+        if (self.sides or overrides) and n not in self.side_safe:
             return False
         sec = self.section_of(st, st.pending["p"], overrides)[0]
-        if sec.safe:
+        if n in sec.safe:
             return True
         pend = st.pending
         if pend["k"] == "choose":
             sc = sec.choose.get((pend["prompt"], pend["t"]))
-            return sc is None or sc.safe
+            return sc is None or n in sc.safe
         for o in st.options():
             sc = sec.act.get("pass" if o.value is None else o.value[0])
-            if sc is not None and not sc.safe:
+            if sc is not None and n not in sc.safe:
                 return False
         return True
 
@@ -164,11 +165,11 @@ class PolicyProgram:
         return out
 
     def hidden_reads(self) -> list[str]:
-        """Every expression that is evaluated on a sampled world, with why."""
+        """Every expression evaluated on a sampled world (at some player count), with why."""
         out, seen = [], set()
         for sec in [self.base, *self.sides.values()]:
             for sc in sec.scorers():
-                if not sc.safe and id(sc) not in seen:
+                if sc.why and id(sc) not in seen:
                     seen.add(id(sc))
                     out.extend(f"{sc.where}: {w}" for w in sc.why)
         return out
@@ -181,21 +182,24 @@ def compile_policy(prog, rs, comp) -> PolicyProgram | None:
     item = getattr(rs, "policy", None)
     if item is None or not isinstance(item.value, dict):
         return None
-    check = ViewCheck(prog, facedown_targets(rs, parse))
-    c = _Compiling(prog, comp, item, check)
-    if rs.side_of is not None and isinstance(rs.side_of.value, str):
-        try:  # side_of is written in p; side(me) reads it with p = me
-            tree = parse(rs.side_of.value, "expression")
-            check.side_me = not check.check(tree, ("p", "me"), set(), me=("p", "me"))
-        except Exception:  # a syntax error: reported by the compiler
-            check.side_me = False
-    else:
-        check.side_me = True  # one side for everyone
+    # the check differs only where face-down moves depend on the player count
+    counts = range(rs.min_players, rs.max_players + 1)
+    by_facedown: dict = {}
+    for n in counts:
+        fd = facedown_targets(rs, parse, prog, n)
+        key = None if fd is None else frozenset(fd)
+        by_facedown.setdefault(key, []).append(n)
+    checks = []
+    for fd, ns in by_facedown.items():
+        check = ViewCheck(prog, None if fd is None else set(fd))
+        check.side_me = _side_known(rs, check)
+        checks.append((check, frozenset(ns)))
+    c = _Compiling(prog, comp, item, checks)
     v = item.value
     temp = v.get("temperature", 1.0)
     base = c.section(v, (), {})
     sides = {}
-    side_safe = check.side_me
+    side_safe = frozenset(n for check, ns in checks if check.side_me for n in ns)
     for side, sv in (v.get("sides") or {}).items():
         if side not in prog.sides:
             close = difflib.get_close_matches(str(side), prog.sides, n=1)
@@ -207,12 +211,23 @@ def compile_policy(prog, rs, comp) -> PolicyProgram | None:
     return PolicyProgram(base, sides, side_safe, float(temp))
 
 
+def _side_known(rs, check: ViewCheck) -> bool:
+    """Does side(me) read only what me sees? (side_of is written in p; here p is me)"""
+    if rs.side_of is None or not isinstance(rs.side_of.value, str):
+        return True  # one side for everyone
+    try:
+        tree = parse(rs.side_of.value, "expression")
+    except Exception:  # a syntax error: reported by the compiler
+        return False
+    return not check.check(tree, ("p", "me"), set(), me=("p", "me"))
+
+
 class _Compiling:
-    def __init__(self, prog, comp, item, check: ViewCheck):
+    def __init__(self, prog, comp, item, checks: list):
         self.p = prog
         self.comp = comp
         self.item = item
-        self.check = check
+        self.checks = checks  # (ViewCheck, the player counts it holds for)
         self.cache: dict = {}
 
     def loc(self, path: tuple):
@@ -267,7 +282,8 @@ class _Compiling:
                                  ["choice"], {"choice", "picked"}, tuple(frame))
                 if sc is not None:
                     sec.choose[(prompt, t)] = sc
-        sec.safe = all(s.safe for s in sec.scorers())
+        counts = frozenset(n for _, ns in self.checks for n in ns)
+        sec.safe = frozenset(n for n in counts if all(n in s.safe for s in sec.scorers()))
         return sec
 
     def asking_cards(self, prompt: str, taken: set) -> dict:
@@ -303,7 +319,8 @@ class _Compiling:
             return None
         if not isinstance(text, str):
             v = float(text)
-            return Scorer(lambda st, fr: v, tuple(arg_names), True, [], where)
+            every = frozenset(n for _, ns in self.checks for n in ns)
+            return Scorer(lambda st, fr: v, tuple(arg_names), every, [], where)
         key = (text, tuple(sorted(names.items())), frame)
         hit = self.cache.get(key)
         if hit is not None:
@@ -312,7 +329,7 @@ class _Compiling:
         tree = self.comp.parse(text, src, "expression")
         if tree is None:
             return None
-        for node in walk(tree):
+        for node in A.walk_nodes(tree):
             if isinstance(node, A.Call) and node.func in IMPURE:
                 self.comp.problem(src, node, f"{node.func}() changes the game; a policy only scores options")
                 return None
@@ -322,8 +339,14 @@ class _Compiling:
         if t not in ("int", "bool", "any"):
             self.comp.problem(src, tree, f"a policy score is a number, found {t}")
             return None
-        why = self.check.check(tree, {"me": "player", **names}, known, hidden=set(frame))
-        sc = self.cache[key] = Scorer(fn, tuple(arg_names), not why, why, where, frame)
+        safe, why = set(), []
+        for check, ns in self.checks:
+            problems = check.check(tree, {"me": "player", **names}, known, hidden=set(frame))
+            if problems:
+                why.extend(w for w in problems if w not in why)
+            else:
+                safe |= ns
+        sc = self.cache[key] = Scorer(fn, tuple(arg_names), frozenset(safe), why, where, frame)
         return sc
 
 

@@ -1,7 +1,7 @@
 """Which expressions read only what one player may see: a check on the syntax tree.
 
-Pipeline position: compile stage, beside the effect compiler; used by the policy compiler
-(policy_program.py) on every scoring expression, with `me` the deciding player. An
+Pipeline position: program, over the effect compiler's syntax trees; used by the policy
+compiler (policy.py) on every scoring expression, with `me` the deciding player. An
 expression that passes gives the same value on every world consistent with that player's
 view, so a policy bot may evaluate it on the real state; one that does not is evaluated on a
 world drawn from the player's view (`determinize`), which is honest but slower.
@@ -18,7 +18,7 @@ is treated as hidden (a false alarm costs speed, never honesty).
 
 from __future__ import annotations
 
-from .effects import ast as A
+from ..effects import ast as A
 
 OK, ME, HID = "ok", "me", "hid"  # a visible value; the deciding player; maybe-hidden cards
 
@@ -34,21 +34,22 @@ SPECIAL_NAMES = frozenset({"players", "player_count", "turn_number", "current", 
                            "winning_sides", "game_over", "end_reason", "locations"})
 
 
-def facedown_targets(rs, parse) -> set | None:
-    """Zones some effect of rs moves cards into face down (None: some target is not a plain
-    zone, so any zone may hold face-down cards)."""
+def facedown_targets(rs, parse, prog, n: int) -> set | None:
+    """Zones some effect of rs moves cards into face down in an n-player game (None: some
+    target is not a plain zone, so any zone may hold face-down cards). A face-down flag made
+    of params and numbers only (`facedown: blind_deal == 1`) is read for n players."""
     out: set = set()
     for text in _code_texts(rs):
         try:
             tree = parse(text, "block")
         except Exception:  # a syntax error is reported by the compiler, not here
             continue
-        for node in walk(tree):
+        for node in A.walk_nodes(tree):
             if not isinstance(node, A.Call) or node.func not in ("move", "draw", "move_all"):
                 continue
             pos = {"move": 2, "draw": 3, "move_all": 2}[node.func]
             flag = node.kwargs.get("facedown", node.args[pos] if len(node.args) > pos else None)
-            if flag is None or (isinstance(flag, A.Const) and flag.value is False):
+            if flag is None or _param_value(flag, prog, n) in (False, 0):
                 continue
             dst = node.args[1] if len(node.args) > 1 else None
             name = dst.id if isinstance(dst, A.Name) else dst.func if isinstance(dst, A.Call) else None
@@ -56,6 +57,23 @@ def facedown_targets(rs, parse) -> set | None:
                 return None
             out.add(name)
     return out
+
+
+def _param_value(e, prog, n: int):
+    """The value of an expression of params and numbers for n players (None: it reads more)."""
+    if isinstance(e, (A.Num, A.Const)):
+        return e.value
+    if isinstance(e, A.Name) and e.id in prog.params and not prog.modifier_fns.get(e.id):
+        return prog.param_value(e.id, n)
+    if isinstance(e, A.Compare) and e.op in ("==", "!=", "<", "<=", ">", ">="):
+        a, b = _param_value(e.left, prog, n), _param_value(e.right, prog, n)
+        if a is None or b is None:
+            return None
+        return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[e.op]
+    if isinstance(e, A.Not):
+        v = _param_value(e.operand, prog, n)
+        return None if v is None else not v
+    return None
 
 
 class ViewCheck:
@@ -271,22 +289,6 @@ def _name(node) -> str | None:
     return node.id if isinstance(node, A.Name) else None
 
 
-def walk(node):
-    """Every syntax node under node (node included)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, list):
-            stack.extend(n)
-        elif isinstance(n, tuple):
-            stack.extend(n)
-        elif isinstance(n, dict):
-            stack.extend(n.values())
-        elif isinstance(n, A.Node):
-            yield n
-            stack.extend(v for v in vars(n).values() if isinstance(v, (A.Node, list, tuple, dict)))
-
-
 def _code_texts(rs):
     """Every effect text of a ruleset that may move cards."""
     for sec in (rs.procedures, rs.actions):
@@ -312,4 +314,4 @@ def _code_texts(rs):
             yield item.get("on_empty")
 
 
-__all__ = ["ViewCheck", "facedown_targets", "walk"]
+__all__ = ["ViewCheck", "facedown_targets"]

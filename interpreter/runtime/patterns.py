@@ -1,7 +1,8 @@
 """Pattern built-ins of the effect language: pairs, runs, what a set still misses, room left.
 
-Pipeline position: the primitives behind entries of the built-ins table (builtins.py); pure
-functions of plain values (and, for zones, of the state), used mostly by policies that score
+Pipeline position: runtime, like primitives.py: the functions behind entries of the effect
+language's table of built-ins (effects/builtins.py); pure functions of plain values (and, for
+zones, of the state), used mostly by policies that score
 a card by the pattern it would make: `pairs(vs + [c.value]) > pairs(vs)` (it pairs up),
 `longest_run(vs + [c.value]) > longest_run(vs)` (it extends a straight), `room(z) == 1` (it
 fills the zone). `none` values are ignored.

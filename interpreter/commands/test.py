@@ -1,0 +1,49 @@
+"""`grimoire test`: run scenario files and report each as passed or failed.
+
+Pipeline position: commands (registered by cli.py); scenario.py runs each file.
+"""
+
+from __future__ import annotations
+
+from ..errors import GrimoireError, Problem, RulesetError
+from .output import print_problems as _print_problems
+
+
+def register(sub) -> None:
+    """Add the command to the `grimoire` subparsers."""
+    t = sub.add_parser("test", help="run scenario files")
+    t.add_argument("paths", nargs="+")
+    t.add_argument("-v", "--verbose", action="store_true")
+    t.set_defaults(fn=cmd_test)
+
+
+def cmd_test(args) -> int:
+    from ..scenario import run_scenario, scenario_files
+    files = scenario_files(args.paths)
+    passed = failed = 0
+    all_problems: list[Problem] = []
+    for f in files:
+        try:
+            out = run_scenario(f)
+        except RulesetError as e:
+            all_problems.extend(e.problems)
+            failed += 1
+            print(f"ERROR {f}")
+            continue
+        except GrimoireError as e:
+            failed += 1
+            print(f"FAIL  {f}: {e}")
+            continue
+        if out.passed:
+            passed += 1
+            if args.verbose:
+                print(f"ok    {f}: {out.name}")
+        else:
+            failed += 1
+            print(f"FAIL  {f}: {out.name}")
+            for msg in out.failures:
+                print(f"      {msg}")
+    if all_problems:
+        _print_problems(all_problems)
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1

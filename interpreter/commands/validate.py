@@ -1,0 +1,71 @@
+"""`grimoire validate`: check a ruleset and the locales, variants and scenarios beside it.
+
+Pipeline position: commands (registered by cli.py). Loading is the check: every problem of
+the ruleset and its variants is printed at once, located, with a non-zero exit code.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from ..errors import Problem, RulesetError
+from .output import print_problems as _print_problems
+
+
+def register(sub) -> None:
+    """Add the command to the `grimoire` subparsers."""
+    v = sub.add_parser("validate", help="check a ruleset (and its locales, variants, scenarios)")
+    v.add_argument("path")
+    v.add_argument("--variant", action="append", default=[])
+    v.add_argument("--format", choices=["text", "json"], default="text")
+    v.set_defaults(fn=cmd_validate)
+
+
+def cmd_validate(args) -> int:
+    from ..game import load
+    t0 = time.perf_counter()
+    try:
+        game = load(args.path, args.variant)
+    except RulesetError as e:
+        _print_problems(e.problems, args.format)
+        return 1
+    problems: list[Problem] = []
+    extra = _validate_companions(game, problems)
+    if problems:
+        _print_problems(problems, args.format)
+        return 1
+    ms = (time.perf_counter() - t0) * 1000
+    p = game.program
+    summary = (f"ok: {game.ruleset.id} {game.ruleset.version}: {len(p.card_def)} cards of "
+               f"{len(p.card_ids)} kinds, {len(p.loc_ids)} locations, {len(p.zone_defs)} zones, "
+               f"{len(p.counter_defs)} counters, {len(p.actions)} actions, {len(p.codes)} code units; "
+               f"{extra}; in {ms:.0f} ms")
+    if args.format == "json":
+        print(json.dumps({"ok": True, "summary": summary, "errors": []}))
+    else:
+        print(summary)
+    return 0
+
+
+def _validate_companions(game, problems: list[Problem]) -> str:
+    """Check the locale, variant and scenario files that live beside a ruleset."""
+    from ..load import load_yaml
+    root = Path(game.path)
+    counts = {}
+    from ..validate import validate_doc
+    for sub, schema in (("locales", "locale"), ("variants", "variant"), ("scenarios", "scenario")):
+        files = sorted((root / sub).glob("*.yaml")) if (root / sub).is_dir() else []
+        counts[sub] = len(files)
+        for f in files:
+            try:
+                doc = load_yaml(f)
+            except RulesetError as e:
+                problems.extend(e.problems)
+                continue
+            problems.extend(validate_doc(doc, schema))
+    if (root / "locales").is_dir():
+        from ..i18n import fluent_problems
+        problems.extend(fluent_problems(root))
+    return ", ".join(f"{n} {k}" for k, n in counts.items())
