@@ -80,7 +80,8 @@ def test_the_hander_keeps_a_shared_card_that_pairs_with_his_own(first_game):
         for (c, k), s in scores.items():
             if k != me or not st.g.inst_ids[c].startswith("fight_") or st.g.inst_ids[c] not in mine:
                 continue
-            others = [s2 for (c2, k2), s2 in scores.items() if c2 == c and k2 != me and hand_size(st, k2) >= hand_size(st, me)]
+            others = [s2 for (c2, k2), s2 in scores.items()
+                      if c2 == c and k2 != me and hand_size(st, k2) >= hand_size(st, me)]
             assert all(s > x for x in others), (s, others)
             checked += 1
         if checked >= 3:
