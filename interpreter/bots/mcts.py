@@ -113,7 +113,7 @@ class MctsBot:
             return opts[0].id
         if self.workers > 1:
             from .parallel import root_parallel
-            root = root_parallel(self, seat.determinize(self.rng))
+            root = root_parallel(self, seat.determinize(self.rng), Node)
         else:
             root = self.search(seat, self.iterations)
         self.last_root = root

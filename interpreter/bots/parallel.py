@@ -44,10 +44,10 @@ def pool_for(bot):
     return bot._pool
 
 
-def root_parallel(bot, world):
+def root_parallel(bot, world, node):
     """Search `world` (a state drawn from the bot's view) in `bot.workers` processes and
-    return one root whose children hold the summed statistics."""
-    from .mcts import Node
+    return one root (`node`, the search's node class) whose children hold the summed statistics."""
+    Node = node
     n = bot.workers
     data = world.to_json()
     share = [bot.iterations // n + (1 if i < bot.iterations % n else 0) for i in range(n)]
