@@ -14,7 +14,9 @@ import importlib
 import sys
 
 from .commands import play, test, validate
+from .commands.cli_text import cli_language, cli_text, install_argparse_words, localize
 from .commands.output import print_problems as _print_problems
+from .engine.faults import EffectRuntimeError
 from .errors import GrimoireError, RulesetError
 
 
@@ -36,21 +38,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 # modules that add subcommands: each has register(subparsers)
 _EXTRA_COMMANDS = ["interpreter.overlay_commands", "interpreter.sim.commands", "interpreter.i18n_commands",
-                   "interpreter.commands.tune"]
+                   "interpreter.commands.tune", "interpreter.authoring.lsp", "interpreter.web.commands"]
 
 
 def main(argv: list[str] | None = None) -> int:
+    lang = cli_language(sys.argv[1:] if argv is None else argv)
+    install_argparse_words(lang)
     ap = build_parser()
+    localize(ap, lang)
     args = ap.parse_args(argv)
+    args.parser = ap                       # for commands that describe the command line (i18n check)
+    if args.cmd in ("play", "render") and args.lang is None:
+        args.lang = args.cli_lang          # the game speaks the command line's language
     if args.cmd == "play" and not args.ruleset and not args.load:
-        ap.error("play needs a RULESET (or --load FILE)")
+        ap.error(cli_text(lang, "cli-play-needs-ruleset"))
     try:
         return int(args.fn(args) or 0)
     except RulesetError as e:
         _print_problems(e.problems)
         return 1
+    except EffectRuntimeError as e:  # a rules bug found at run time: located, with its line
+        _print_problems([e.problem()])
+        return 1
     except GrimoireError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(cli_text(lang, "cli-error", {"message": str(e)}), file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0

@@ -36,6 +36,9 @@ class Problem:
     message: str
     path: tuple = field(default=(), compare=False)
     severity: str = "error"
+    # False for files that are data, not text a person wrote (a save): the message names the
+    # place, and the line is not printed (it may be megabytes long and hold hidden cards)
+    quote: bool = field(default=True, compare=False)
 
     def to_dict(self) -> dict:
         return {
@@ -124,14 +127,23 @@ def source_line(file: str, line: int) -> str | None:
     return None
 
 
+MAX_QUOTE = 160  # characters of a source line printed under a message
+
+
 def format_problem(p: Problem) -> str:
     """Render one problem gcc-style: `file:line:col: message`, the source line, a caret."""
     head = f"{p.loc.file}:{p.loc.line}:{p.loc.col}: {p.severity}: {p.message}"
-    text = source_line(p.loc.file, p.loc.line)
+    text = source_line(p.loc.file, p.loc.line) if p.quote else None
     if text is None:
         return head
     text = text.replace("\t", " ")
-    caret = " " * max(p.loc.col - 1, 0) + "^"
+    col = max(p.loc.col - 1, 0)
+    if len(text) > MAX_QUOTE:  # a window around the column, not a whole minified file
+        start = max(0, min(col - MAX_QUOTE // 2, len(text) - MAX_QUOTE))
+        text = ("..." if start else "") + text[start:start + MAX_QUOTE] + (
+            "..." if start + MAX_QUOTE < len(text) else "")
+        col = col - start + (3 if start else 0)
+    caret = " " * col + "^"
     return f"{head}\n    {text}\n    {caret}"
 
 

@@ -14,14 +14,15 @@ from .engine.persist import state_from_json
 from .engine.state import State
 from .engine.table import Table
 from .errors import Collector, Loc, Problem, RulesetError
+from .files import shipped_data
 from .load import load_ruleset_files
 from .model import Ruleset, build_ruleset
 from .overlay import apply_variants, load_variant
 from .program import Program
+from .tabletop.spec import table_problems
 from .validate import validate_ruleset_docs
 
-REPO = Path(__file__).resolve().parent.parent
-RULESETS = REPO / "rulesets"
+RULESETS = shipped_data("rulesets")
 
 
 def resolve_ruleset(name_or_path: str | Path) -> Path:
@@ -50,6 +51,7 @@ class Game:
         self.path = path
         self.variants = variants
         self.timings = timings
+        self.warnings: list[Problem] = []  # well-formed mistakes the docs allow (validate --strict)
         self._tables: dict[int, Table] = {}
 
     def table(self, n: int) -> Table:
@@ -96,7 +98,11 @@ def load(path: str | Path, variants: list | None = None) -> Game:
             variant_docs.append(load_variant(v, root))
         except RulesetError as e:
             errs.extend(e.problems)
-    errs.extend(validate_ruleset_docs(docs))
+    schema = validate_ruleset_docs(docs)
+    errs.extend(schema)
+    if schema:  # the effect errors too, where the documents can still be compiled
+        from .effect_recovery import effect_problems
+        errs.extend(effect_problems(docs, str(root), schema))
     errs.raise_if_any()
     t2 = time.perf_counter()
     rs, problems = build_ruleset(docs, str(root))
@@ -108,10 +114,17 @@ def load(path: str | Path, variants: list | None = None) -> Game:
     prog = Program(rs)
     errs.extend(prog.compile())
     _check_start_zones(prog, errs)
+    errs.extend(table_problems(prog))
+    errs.raise_if_any()
+    from .lint import lint_problems
+    lint = lint_problems(prog)
+    errs.extend([p for p in lint if p.severity != "warning"])
     errs.raise_if_any()
     t3 = time.perf_counter()
-    return Game(rs, prog, root, [str(v) for v in variants or []],
+    game = Game(rs, prog, root, [str(v) for v in variants or []],
                 {"load": t1 - t0, "validate": t2 - t1, "compile": t3 - t2, "total": t3 - t0})
+    game.warnings = [p for p in lint if p.severity == "warning"]  # validate shows them
+    return game
 
 
 def compile_problems(docs, root: str = "") -> list[Problem]:
@@ -123,6 +136,7 @@ def compile_problems(docs, root: str = "") -> list[Problem]:
     errs = Collector()
     errs.extend(prog.compile())
     _check_start_zones(prog, errs)
+    errs.extend(table_problems(prog))
     return errs.problems
 
 

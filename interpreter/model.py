@@ -101,6 +101,7 @@ class Ruleset:
     search: Item | None = None
     stats: Item | None = None
     policy: Item | None = None  # how policy bots score options (program/policy.py)
+    table: Item | None = None  # what a seat sees (interpreter/tabletop/spec.py reads it)
     docs: list[Doc] = field(default_factory=list)
     data: dict = field(default_factory=dict)  # the merged plain data (for hashing, diff, explain)
     variants: list = field(default_factory=list)  # ids of the variants applied, in order
@@ -190,7 +191,7 @@ def build_ruleset(docs: list[Doc], root: str = "") -> tuple[Ruleset, list]:
                     ident = val.get("id", f"{sec}{len(getattr(rs, sec))}") if isinstance(val, dict) else str(i)
                     getattr(rs, sec).append(Item(str(ident), val, doc, (sec, i)))
                     merged.setdefault(sec, []).append(val)
-        for sec in SECTIONS_CODE + ("turn_order", "evaluate", "search", "stats", "policy"):
+        for sec in SECTIONS_CODE + ("turn_order", "evaluate", "search", "stats", "policy", "table"):
             if sec in data:
                 if getattr(rs, sec) is not None:
                     prev = getattr(rs, sec)

@@ -17,8 +17,10 @@ from .errors import Collector, Loc, Problem, RulesetError
 from .load import Doc, load_yaml
 from .model import SECTIONS_BY_ID, SECTIONS_LIST, Item, Ruleset
 from .validate import validate_doc
+from .variant_checks import changes_nothing, comparable, unchanged_merges
+from .variant_texts import apply_texts
 
-SINGLE = ("setup", "turn", "side_of", "turn_order", "evaluate", "search", "stats", "policy")
+SINGLE = ("setup", "turn", "side_of", "turn_order", "evaluate", "search", "stats", "policy", "table")
 _MISSING = object()
 
 
@@ -44,6 +46,7 @@ def apply_variants(rs: Ruleset, docs: list[Doc]) -> list[Problem]:
     """Apply variant documents to rs in order; return the problems found."""
     errs = Collector()
     applied: list[str] = []
+    base_params = set(rs.params)
     for doc in docs:
         data = doc.data if isinstance(doc.data, dict) else {}
         vid = str(data.get("variant", Path(doc.path).stem))
@@ -67,14 +70,21 @@ def apply_variants(rs: Ruleset, docs: list[Doc]) -> list[Problem]:
             if vid in (pdata.get("conflicts") or []) and pdata.get("variant") not in reported:
                 errs.add(doc.source.value(("variant",)),
                          f"variant {pdata.get('variant')!r} ({prev_doc.path}) conflicts with {vid!r}")
+        before, seen = comparable(rebuild_data(rs)), len(errs.problems)
+        errs.extend(unchanged_merges(rs, doc))
         merge = data.get("merge") or {}
         for sec, patch in merge.items():
             _merge_section(rs, doc, sec, patch, errs)
         for i, op in enumerate(data.get("patch") or []):
             _patch_op(rs, doc, i, op, errs)
+        apply_texts(rs, doc, errs)
+        if len(errs.problems) == seen and not data.get("locales") and comparable(rebuild_data(rs)) == before:
+            errs.extend([changes_nothing(doc)])
         applied.append(vid)
     rs.variants = applied
     rs.data = rebuild_data(rs)
+    from .variant_schema import variant_problems
+    errs.extend(variant_problems(rs, docs, base_params))
     return errs.problems
 
 

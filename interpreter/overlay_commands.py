@@ -220,6 +220,7 @@ class Change:
     sub: tuple
     text: str
     kind: str  # added, removed, changed
+    detail: tuple = ()  # a unified diff of changed code, line by line
 
 
 def _show(v) -> str:
@@ -267,7 +268,16 @@ def _value_changes(section: str, ident: str | None, head: str, sub: tuple, a, b,
         out.append(Change(section, ident, sub, f"{where} {_show(a)} -> {_show(b)}" if label
                           else f"{where}: {_show(a)} -> {_show(b)}", "changed"))
     else:
-        out.append(Change(section, ident, sub, f"{where} changed", "changed"))
+        out.append(Change(section, ident, sub, f"{where} changed", "changed", _code_diff(a, b)))
+
+
+def _code_diff(a, b) -> tuple:
+    """The lines of a unified diff between two texts (effect code), or () for other values."""
+    if not (isinstance(a, str) and isinstance(b, str)):
+        return ()
+    lines = difflib.unified_diff(a.rstrip("\n").splitlines(), b.rstrip("\n").splitlines(),
+                                 "base", "variant", lineterm="", n=2)
+    return tuple(lines)
 
 
 def _by_id(section: str, data: dict) -> dict:
@@ -316,7 +326,7 @@ def rule_diff(a: dict, b: dict) -> list[Change]:
         elif isinstance(va, dict) and isinstance(vb, dict):
             _value_changes(sec, None, sec, (), va, vb, out)
         else:
-            out.append(Change(sec, None, (), f"{sec} changed", "changed"))
+            out.append(Change(sec, None, (), f"{sec} changed", "changed", _code_diff(va, vb)))
     return out
 
 
@@ -343,15 +353,22 @@ def cmd_diff(args) -> int:
     if not args.variant:
         print("no variants given: nothing to compare (use --variant FILE)", file=sys.stderr)
         return 2
+    from .variant_texts import text_changes
     changes = rule_diff(rebuild_data(base), merged.data)
+    texts = text_changes(merged)
     names = ", ".join(merged.variants)
-    if not changes:
+    if not changes and not texts:
         print(f"{names}: no change to the rules of {base.id}")
         return 0
-    print(f"{names} on {base.id}: {len(changes)} change{'s' if len(changes) != 1 else ''}")
+    n = len(changes) + len(texts)
+    print(f"{names} on {base.id}: {n} change{'s' if n != 1 else ''}")
     for ch in changes:
         loc = locate(merged, vdocs, ch)
         print(f"  {ch.text}" + (f"  ({_rel(loc)})" if loc is not None else ""))
+        for line in ch.detail:
+            print(f"    {line}")
+    for line in texts:
+        print(f"  {line}")
     return 0
 
 

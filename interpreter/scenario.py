@@ -2,13 +2,15 @@
 
 Pipeline position: after the engine. A scenario starts a game (players, seed, seat names,
 variants), lets a seeded random player answer the setup's own questions, runs the `given`
-statements (effect language) on the fresh game, plays the `when` decisions by option id, and
-checks every `expect` expression. A failure says which expectation failed, where it is
+statements (effect language) on the fresh game, after those of the `fixtures` it names (shared
+`given` blocks kept in `scenarios/fixtures/NAME.yaml`), plays the `when` decisions by option id,
+and checks every `expect` expression. A failure says which expectation failed, where it is
 written, and the actual values of both sides of a comparison.
 """
 
 from __future__ import annotations
 
+import difflib
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +21,8 @@ from .engine.flow import EffectRuntimeError, run_sync
 from .errors import Collector, Loc, Problem, RulesetError
 from .game import Game, load, resolve_ruleset
 from .load import Doc, load_yaml
+from .scenario_checks import check as check_seen
+from .scenario_checks import load_dice
 from .validate import validate_doc
 
 
@@ -97,7 +101,7 @@ class Position:
     game: Game
     doc: Doc
     data: dict
-    given_ids: list
+    given_ids: list       # (code id, where the statement is written): fixtures' first
     players: int          # setup: players (the schema requires it)
     names: list | None
 
@@ -118,25 +122,93 @@ class Position:
             if guard > 10_000:
                 break
         st = st.clone()
-        for i, code_id in enumerate(self.given_ids):
+        for code_id, loc in self.given_ids:
             try:
                 run_sync(st, code_id, {"me": st.current})
             except EffectRuntimeError as e:
-                e.message = f"{self.doc.source.value(('given', i))}: given statement failed: {e.message}"
+                e.message = f"{loc}: given statement failed: {e.message}"
                 raise
         st._opts = None
+        load_dice(st, (self.data.get("setup") or {}).get("dice"))
         return st
 
     def steps(self):
-        """The `when` decisions: (location, player id or None, option id)."""
+        """The `when` decisions, in order."""
         for i, step in enumerate(self.data.get("when") or []):
             step = dict(step) if isinstance(step, dict) else {"choose": step}
             who = step.pop("player", None)
+            refused = step.pop("refused", None)
             choice = str(step.pop("choose", ""))
             extra = [str(v) for v in step.values()]
             if extra:
                 choice = choice + ":" + ",".join(extra)
-            yield self.doc.source.value(("when", i)), (None if who is None else str(who)), choice
+            yield Step(self.doc.source.value(("when", i)), None if who is None else str(who), choice, refused)
+
+
+@dataclass
+class Step:
+    """One `when` decision: who must decide, the exact option id, and whether (with what text)
+    it must be refused; a refused step leaves the game as it was and the file goes on."""
+
+    loc: Loc
+    who: str | None
+    choice: str
+    refused: bool | str | None = None
+
+    def attempt(self, st):
+        """Apply the step's exact option id: (next state, None) or (st, refusal message)."""
+        ids = [o.id for o in st.options()]
+        if self.choice not in ids:
+            close = difflib.get_close_matches(self.choice, ids, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            shown = ", ".join(ids[:12]) + (" ..." if len(ids) > 12 else "")
+            return st, f"{self.choice!r} is not a legal option now{hint} (legal: {shown})"
+        nxt = st.apply(self.choice)
+        return (st, nxt.message) if not nxt else (nxt, None)
+
+    def unknown_action(self, st) -> bool:
+        """Is the id's action part no action, no option and nothing this ruleset names?"""
+        head = self.choice.split(":", 1)[0]
+        prog = st.g
+        return not (head in prog.actions or any(o.id.split(":", 1)[0] == head for o in st.options())
+                    or head in prog.card_ids or head in prog.loc_ids)
+
+
+def _given(game: Game, doc: Doc, errs: Collector) -> list:
+    """Compile a scenario's or fixture's `given` statements: (code id, location) each."""
+    items = (doc.data or {}).get("given") or []
+    return [(_compile(game, doc, ("given", i), text, "block", f"given{i}", errs), doc.source.value(("given", i)))
+            for i, text in enumerate(items)]
+
+
+def fixture_candidates(scenario: Path, root: Path, name: str) -> list[Path]:
+    """Where fixture `name` of a scenario may be: beside it, then in the ruleset's scenarios."""
+    if name.endswith((".yaml", ".yml")):
+        return [scenario.parent / name]
+    return [scenario.parent / "fixtures" / f"{name}.yaml", root / "scenarios" / "fixtures" / f"{name}.yaml"]
+
+
+def _fixture_docs(doc: Doc, data: dict, root: Path, errs: Collector) -> list[Doc]:
+    """The fixture files a scenario names, loaded and checked; a missing one is a located error."""
+    out = []
+    for i, name in enumerate(data.get("fixtures") or []):
+        cands = fixture_candidates(Path(doc.path), root, str(name))
+        found = next((c for c in cands if c.is_file()), None)
+        if found is None:
+            errs.add(doc.source.value(("fixtures", i)), f"no fixture {name!r} (looked for "
+                     + " and ".join(str(c) for c in cands) + ")")
+            continue
+        try:
+            fdoc = load_yaml(found)
+        except RulesetError as e:
+            errs.extend(e.problems)
+            continue
+        problems = validate_doc(fdoc, "fixture")
+        if problems:
+            errs.extend(problems)
+            continue
+        out.append(fdoc)
+    return out
 
 
 def position(path: str | Path, variants=()) -> Position:
@@ -149,8 +221,10 @@ def position(path: str | Path, variants=()) -> Position:
         raise RulesetError(problems)
     game = _game_for(doc, data, tuple(variants))
     errs = Collector()
-    given_ids = [_compile(game, doc, ("given", i), text, "block", f"given{i}", errs)
-                 for i, text in enumerate(data.get("given") or [])]
+    given_ids = []
+    for fdoc in _fixture_docs(doc, data, Path(game.path), errs):
+        given_ids += _given(game, fdoc, errs)
+    given_ids += _given(game, doc, errs)
     errs.raise_if_any()
     setup = data.get("setup") or {}
     return Position(game, doc, data, given_ids, setup.get("players"), setup.get("names"))
@@ -165,15 +239,16 @@ def play_position(pos: Position, seed: int, record: bool = False):
         st = pos.start(seed, record=record)
     except EffectRuntimeError as e:
         raise GrimoireError(e.message) from None
-    for loc, who, choice in pos.steps():
+    for step in pos.steps():
+        loc, who = step.loc, step.who
         if st.over:
             raise GrimoireError(f"{loc}: the game is already over ({st.result}) before this decision")
         if who is not None and player_id(st, st.current_player()) != who:
             raise GrimoireError(f"{loc}: expected {who} to decide, but "
                                 f"{player_id(st, st.current_player())} is deciding")
-        refused = st.apply_in_place(choice)
-        if refused is not None:
-            raise GrimoireError(f"{loc}: {refused.message}")
+        st, refusal = step.attempt(st)
+        if (refusal is None) != (step.refused in (None, False)):
+            raise GrimoireError(f"{loc}: {refusal or 'accepted, but the scenario expects a refusal'}")
     return st
 
 
@@ -185,7 +260,9 @@ def run_scenario(path: str | Path) -> Outcome:
     errs = Collector()
     expects = []
     for i, text in enumerate(data.get("expect") or []):
-        expects.append((i, text, _compile(game, doc, ("expect", i), text, "expr", f"expect{i}", errs)))
+        compiled = None if isinstance(text, dict) else _compile(game, doc, ("expect", i), text, "expr",
+                                                                f"expect{i}", errs)
+        expects.append((i, text, compiled))
     errs.raise_if_any()
     out = Outcome(name, doc.path, True, cites=str(data.get("cites", "")))
     try:
@@ -196,7 +273,8 @@ def run_scenario(path: str | Path) -> Outcome:
         return out
     want_error = data.get("expect_error")
     refused = None
-    for loc, who, choice in pos.steps():
+    for step in pos.steps():
+        loc, who = step.loc, step.who
         if st.over:
             out.passed = False
             out.failures.append(f"{loc}: the game is already over ({st.result}) before this decision")
@@ -210,20 +288,33 @@ def run_scenario(path: str | Path) -> Outcome:
                                     f"(options: {', '.join(o.id for o in st.options())})")
                 return out
         try:
-            nxt = st.apply(choice)
+            nxt, refusal = step.attempt(st)
         except EffectRuntimeError as e:
             out.passed = False
-            out.failures.append(f"{loc}: the rules failed while playing {choice!r}: {e}")
+            out.failures.append(f"{loc}: the rules failed while playing {step.choice!r}: {e}")
             return out
-        if not nxt:
-            if want_error is not None and str(want_error) in nxt.message:
-                refused = nxt  # refused as expected; the state is unchanged
+        if step.refused not in (None, False):
+            want = step.refused if isinstance(step.refused, str) else ""
+            if refusal is None:
+                out.failures.append(f"{loc}: expected {step.choice!r} to be refused, but it was accepted")
+            elif step.unknown_action(st):
+                out.failures.append(f"{loc}: {step.choice!r} names no action or option of this ruleset "
+                                    f"(a misspelling?), so its refusal shows nothing: {refusal}")
+            elif want not in refusal:
+                out.failures.append(f"{loc}: refused, but not with {want!r}: {refusal}")
+            if out.failures:
+                out.passed = False
+                return out
+            continue  # refused as expected: the state is unchanged and the file goes on
+        if refusal is not None:
+            if want_error is not None and str(want_error) in refusal:
+                refused = refusal  # refused as expected; the state is unchanged
                 break
             out.passed = False
             if want_error is not None:
-                out.failures.append(f"{loc}: refused, but not with {want_error!r}: {nxt.message}")
+                out.failures.append(f"{loc}: refused, but not with {want_error!r}: {refusal}")
             else:
-                out.failures.append(f"{loc}: {nxt.message}")
+                out.failures.append(f"{loc}: {refusal}")
             return out
         st = nxt
     if want_error is not None and refused is None:
@@ -232,6 +323,15 @@ def run_scenario(path: str | Path) -> Outcome:
                             f"with a message containing {want_error!r}, but every decision was accepted")
     fr = [None, 0, {"me": st.current}, None]
     for i, text, compiled in expects:
+        if compiled is None:  # a log or view expectation
+            try:
+                failed = check_seen(st, text, lambda st: _text(game))
+            except ValueError as e:
+                failed = str(e)
+            if failed:
+                out.passed = False
+                out.failures.append(f"{doc.source.value(('expect', i))}: {failed}")
+            continue
         fn, parts = compiled
         try:
             ok = fn(st, fr)
@@ -250,6 +350,11 @@ def run_scenario(path: str | Path) -> Outcome:
     return out
 
 
+def _text(game):
+    from .i18n import Text
+    return Text(game.program, "en")
+
+
 def _show(st, v, t):
     from .engine.decisions import value_id
     if isinstance(v, list):
@@ -264,8 +369,8 @@ def scenario_files(paths) -> list[Path]:
     out = []
     for p in paths:
         p = Path(p)
-        if p.is_dir():
-            out.extend(sorted(p.rglob("*.yaml")))
+        if p.is_dir():  # fixtures are parts of scenarios, not scenarios
+            out.extend(f for f in sorted(p.rglob("*.yaml")) if "fixtures" not in f.relative_to(p).parts[:-1])
         else:
             out.append(p)
     return out

@@ -32,9 +32,10 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT7
 
 from .errors import Loc, Problem, dedupe
+from .files import shipped_data
 from .load import Doc, require_mapping
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMA_DIR = shipped_data("schemas")
 KINDS = ("components", "cards", "locations", "flow", "end", "policy")
 
 # what a pattern asks for, in words (keyed by the pattern string used in the schemas)

@@ -125,3 +125,10 @@ def view_non_interference(game, n, seed, decisions, at: int) -> None:
 
 def load_shipped(path):
     return load(path)
+
+
+def load_shipped_variant(path, variant):
+    """The ruleset with one of its variants (after the variants it requires)."""
+    from interpreter.load import load_yaml
+    needs = (load_yaml(variant).data or {}).get("requires") or []
+    return load(path, [str(variant.parent / f"{v}.yaml") for v in needs] + [str(variant)])

@@ -50,9 +50,17 @@ def test_apply_returns_new_state_and_leaves_old(game):
     assert canon(nxt) != before
 
 
-def test_unique_prefix_selects_option(game):
+@pytest.mark.parametrize("bad", ["", "draw", "DRAW_CARD", " draw_card", "draw_card "])
+def test_the_api_takes_exact_option_ids_only(game, bad):
+    """"draw" is a unique prefix of draw_card, but a program says what it means: refused, and
+    the state is unchanged (only the terminal matches prefixes, for people)."""
     st = game.new_game(seed=3, players=3)
-    assert st.apply("draw")  # "draw" is a unique prefix of draw_card
+    before = canon(st)
+    r = st.apply(bad)
+    assert not r and "is not a legal option now" in r.message
+    assert st.apply_in_place(bad) is not None
+    assert canon(st) == before
+    assert st.apply("draw_card")
 
 
 def test_same_seed_same_game(game):

@@ -19,7 +19,7 @@ from interpreter.load import Doc, load_ruleset_files, load_yaml, require_mapping
 from interpreter.validate import schema_path, validate_doc, validate_ruleset_docs
 
 GOLDEN = Path(__file__).parent / "golden"
-NOT_INPUT = {"expected.txt", "generate.py", "README.md"}
+NOT_INPUT = {"expected.txt", "generate.py", "README.md", "args.txt"}
 
 # Stages run after loading and schema validation found nothing wrong, in order; each takes the
 # loaded docs and returns problems (or raises RulesetError). The first stage that finds
@@ -30,6 +30,19 @@ def _compile_stage(docs: list[Doc]) -> list[Problem]:
 
 
 LATER_STAGES: list[Callable[[list[Doc]], list[Problem]]] = [_compile_stage]
+
+
+def run_command(case: Path) -> str:
+    """A case with args.txt: what `grimoire ARGS` prints, with its exit code."""
+    import contextlib
+    import io
+
+    from interpreter.cli import main
+    args = (case / "args.txt").read_text(encoding="utf-8").split()
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(args)
+    return err.getvalue() + f"exit {code}\n"
 
 
 def check_case(case: Path) -> list[Problem]:
@@ -73,7 +86,7 @@ def test_golden(case: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     if (work / "generate.py").exists():
         runpy.run_path("generate.py", run_name="__main__")
     errors._line_cache.clear()  # every case has its own ruleset.yaml at the same relative path
-    actual = render(check_case(work))
+    actual = run_command(work) if (work / "args.txt").exists() else render(check_case(work))
     expected_file = case / "expected.txt"
     if os.environ.get("GRIMOIRE_UPDATE_GOLDEN"):
         expected_file.write_text(actual, encoding="utf-8")

@@ -82,7 +82,7 @@ def test_russian_card_numbers(n):
 @pytest.mark.parametrize("n", NUMBERS)
 def test_polish_card_numbers(n):
     assert _card_text_with("pl", "reinforcements", self_draw=n, others_draw=n) == (
-        f"Dobierz {PL_WHITE[n]} bez względu na liczbę kart w ręce "
+        f"Dobierz {PL_WHITE[n]} bez względu na liczbę kart w ręce, "
         f"albo każdy inny Rycerz dobiera {PL_EACH[n]}.")
     engines = {0: "0 Machin Oblężniczych", 1: "1 Machinę Oblężniczą", 2: "2 Machiny Oblężnicze",
                3: "3 Machiny Oblężnicze", 5: "5 Machin Oblężniczych", 11: "11 Machin Oblężniczych",
@@ -229,7 +229,7 @@ def test_check_reports_every_kind_of_problem_with_file_and_line(tmp_path, capsys
     s = s.replace('  card-fight_2: "Боевая карта 2"\n', "")                                  # missing
     s = s.replace('  zone-box: "Коробка"\n', '  zone-box: "Коробка"\n  zone-nowhere: "Нигде"\n')  # extra
     s = s.replace('action-attack-x', 'x')
-    s = s.replace('action-travel: "Отправиться: { $l }"', 'action-travel: "Отправиться: { $place }"')  # variables
+    s = s.replace('action-travel: "Отправиться { $l_to }"', 'action-travel: "Отправиться { $place }"')  # variables
     s = s.replace("        [few] { $loss } очка здоровья\n", "")                                  # plural
     s = s.replace('card-grail: "Грааль"', 'card-grail: "Грааль { $n ->"')                      # syntax
     s = s.replace("card-vivien-text: 1", "card-vivien-text: 1")

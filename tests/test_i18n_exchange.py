@@ -94,7 +94,7 @@ def test_ftl_one_line_select_sugar_round_trips_to_the_same_fluent():
     from fluent.syntax import FluentParser, FluentSerializer
     msgs = {"x": "Draw { $n -> [one] a card *[other] { $n } cards }.", "y": "Plain { $p }",
             "z": "Two\nlines"}
-    back, sources, problems = parse_ftl_file(to_ftl_file(msgs, {"x": "abc12345"}))
+    back, sources, problems, _forms, _lines = parse_ftl_file(to_ftl_file(msgs, {"x": "abc12345"}))
     assert not problems and sources == {"x": "abc12345"}
     assert back["y"] == msgs["y"] and back["z"] == msgs["z"]
     ser = FluentSerializer()
@@ -110,3 +110,139 @@ def test_import_rejects_broken_fluent_with_a_location(tmp_path, capsys):
     assert main(["i18n", "import", str(root), str(bad)]) == 1
     import re
     assert re.search(re.escape(str(bad)) + r":\d+:\d+: error: Fluent syntax", capsys.readouterr().err)
+
+
+# ---- what translation tools need: standard files, located errors, the engine's messages -------------
+
+def test_every_exported_po_passes_msgfmt_and_every_ftl_parses_without_junk(tmp_path, capsys):
+    """`msgfmt --check-format -c` gives no warning on any exported .po/.pot (engine included), and
+    `fluent.syntax` finds no Junk in any exported .ftl."""
+    import subprocess
+
+    from fluent.syntax import FluentParser
+    from fluent.syntax import ast as FA
+    msgfmt = shutil.which("msgfmt")
+    assert msgfmt, "msgfmt (gettext) is not installed: .ci/run installs it"
+    for name in NAMES:
+        for fmt in ("po", "ftl"):
+            assert main(["i18n", "export", name, "--format", fmt, "--out", str(tmp_path / fmt / name)]) == 0
+    pos = sorted((tmp_path / "po").rglob("*.po")) + sorted((tmp_path / "po").rglob("*.pot"))
+    assert len(pos) == 2 * 8 and any("engine" in str(p) for p in pos)
+    for po in pos:
+        r = subprocess.run([msgfmt, "--check-format", "-c", "-o", "/dev/null", str(po)], capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode == 0 and r.stderr == "", f"{po}: {r.stderr}"
+    ftls = sorted((tmp_path / "ftl").rglob("*.ftl"))
+    assert len(ftls) == 2 * 8
+    for ftl in ftls:
+        body = FluentParser().parse(ftl.read_text(encoding="utf-8")).body
+        junk = [e for e in body if isinstance(e, FA.Junk)]
+        assert not junk and sum(isinstance(e, FA.Message) for e in body) >= 20, (ftl, junk[:1])
+    engine_ru = (tmp_path / "ftl" / NAMES[0] / "engine" / "ru.ftl").read_text(encoding="utf-8")
+    assert "cli-summary =\n" in engine_ru and "### Ruleset: engine" in engine_ru
+    capsys.readouterr()
+
+
+def test_a_po_syntax_error_is_reported_at_its_line(tmp_path, capsys):
+    root = _copy(tmp_path, "castle_of_the_devil")
+    out = tmp_path / "x"
+    assert main(["i18n", "export", str(root), "--format", "po", "--lang", "pl", "--out", str(out), "--no-engine"]) == 0
+    po = out / "pl.po"
+    lines = po.read_text(encoding="utf-8").split("\n")
+    n = next(i for i, ln in enumerate(lines) if ln.startswith('msgstr "Zbir"'))
+    lines[n] = 'msgstr "Zbir'                                      # the closing quote is lost
+    lines[n + 4] = "garbage here"
+    po.write_text("\n".join(lines), encoding="utf-8")
+    before = (root / "locales" / "pl.yaml").read_bytes()
+    assert main(["i18n", "import", str(root), str(po)]) == 1
+    err = capsys.readouterr().err
+    assert f"{po}:{n + 1}:8: error: expected a quoted string" in err
+    assert f"{po}:{n + 5}:1: error: unexpected line in a .po file: 'garbage here'" in err
+    assert ":0:0:" not in err
+    assert (root / "locales" / "pl.yaml").read_bytes() == before     # nothing written
+
+
+def test_import_refuses_a_variable_the_english_does_not_have(tmp_path, capsys):
+    root = _copy(tmp_path, "castle_of_the_devil")
+    out = tmp_path / "x"
+    assert main(["i18n", "export", str(root), "--format", "ftl", "--lang", "pl", "--out", str(out), "--no-engine"]) == 0
+    ftl = out / "pl.ftl"
+    text = ftl.read_text(encoding="utf-8")
+    assert "{ $player } atakuje { $target_acc }!" in text             # forms and genders are allowed
+    ftl.write_text(text.replace("{ $player } atakuje { $target_acc }!", "{ $palyer } atakuje { $target_acc }!"),
+                   encoding="utf-8")
+    before = (root / "locales" / "pl.yaml").read_bytes()
+    assert main(["i18n", "import", str(root), str(ftl)]) == 1
+    err = capsys.readouterr().err
+    line = text[:text.index("event-attacked =")].count("\n") + 1
+    assert f"{ftl}:{line}:1: error: 'event-attacked' uses $palyer, which the English does not have" in err
+    assert (root / "locales" / "pl.yaml").read_bytes() == before
+
+
+def test_the_ftl_locale_header_is_honoured(tmp_path, capsys):
+    root = _copy(tmp_path, "castle_of_the_devil")
+    out = tmp_path / "x"
+    assert main(["i18n", "export", str(root), "--format", "ftl", "--lang", "pt", "--out", str(out), "--no-engine"]) == 0
+    text = (out / "pt.ftl").read_text(encoding="utf-8")
+    assert "### Locale: pt" in text
+    renamed = out / "translation.ftl"                                # a name that says nothing
+    renamed.write_text(text.replace('card-whip = "Chicote"', 'card-whip = Chicote').replace(
+        "card-whip = Chicote", "card-whip = Chicote de couro"), encoding="utf-8")
+    assert main(["i18n", "import", str(root), str(renamed)]) == 0
+    assert "pt.yaml: 1 changed, 0 added" in capsys.readouterr().out
+    assert _state(root, "pt")[0]["card-whip"] == "Chicote de couro"
+
+
+def test_the_engine_messages_round_trip(tmp_path, monkeypatch, capsys):
+    """Engine messages are exported to OUT/engine and imported back into interpreter/messages."""
+    from interpreter.i18n import exchange
+    from interpreter.i18n.locales import ENGINE_MESSAGES
+    engine = tmp_path / "messages"
+    shutil.copytree(ENGINE_MESSAGES, engine)
+    shipped = (ENGINE_MESSAGES / "ru.yaml").read_bytes()
+    monkeypatch.setattr(exchange, "ENGINE_MESSAGES", engine)
+    out = tmp_path / "x"
+    assert main(["i18n", "export", "castle_of_the_devil", "--format", "po", "--lang", "ru", "--out", str(out)]) == 0
+    po = (out / "engine" / "ru.po").read_text(encoding="utf-8")
+    assert "X-Grimoire-Ruleset: engine" in po and 'msgctxt "player-seat.acc"' in po
+    po = po.replace('msgstr "{ $player } пасует."', 'msgstr "{ $player } говорит «пас»."')
+    (out / "engine" / "ru.po").write_text(po, encoding="utf-8")
+    assert main(["i18n", "import", "castle_of_the_devil", str(out / "engine" / "ru.po")]) == 0
+    assert f"{engine / 'ru.yaml'}: 1 changed, 0 added" in capsys.readouterr().out
+    text = (engine / "ru.yaml").read_text(encoding="utf-8")
+    assert 'event-passed: "{ $player } говорит «пас»."' in text and "grammar:" in text and "forms:" in text
+    assert (ENGINE_MESSAGES / "ru.yaml").read_bytes() == shipped                # the shipped file untouched
+
+
+def test_fuzzy_entries_carry_the_previous_english(tmp_path, capsys):
+    """A PO editor shows what changed: `#| msgid` holds the English the translation was made from,
+    found in the git history of en.yaml."""
+    import subprocess
+    root = _copy(tmp_path, "shadows_over_camelot")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run([*git, "-C", str(root), "add", "-A"], check=True)
+    subprocess.run([*git, "-C", str(root), "commit", "-qm", "base"], check=True)
+    en = root / "locales" / "en.yaml"
+    en.write_text(en.read_text(encoding="utf-8").replace("counter-life: Life", "counter-life: Life points"),
+                  encoding="utf-8")
+    subprocess.run([*git, "-C", str(root), "commit", "-qam", "English changed"], check=True)
+    out = tmp_path / "x"
+    assert main(["i18n", "export", str(root), "--format", "po", "--lang", "pl", "--out", str(out), "--no-engine"]) == 0
+    po = (out / "pl.po").read_text(encoding="utf-8")
+    block = po[po.index('#| msgctxt "counter-life"') - 40:po.index('msgctxt "counter-life"\nmsgid')]
+    assert '#, fuzzy\n#| msgctxt "counter-life"\n#| msgid "Life"\n' in block
+    r = subprocess.run(["msgfmt", "--check-format", "-c", "-o", "/dev/null", str(out / "pl.po")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and r.stderr == ""
+    capsys.readouterr()
+
+
+def test_restamp_reports_what_it_changed(tmp_path, capsys):
+    root = _copy(tmp_path, "castle_of_the_devil")
+    assert main(["i18n", "stamp", str(root), "--lang", "ru", "--all"]) == 0
+    assert "nothing to stamp" in capsys.readouterr().out
+    en = root / "locales" / "en.yaml"
+    en.write_text(en.read_text(encoding="utf-8").replace("card-whip: Whip", "card-whip: Horse whip"), encoding="utf-8")
+    assert main(["i18n", "stamp", str(root), "--lang", "ru", "--all"]) == 0
+    assert "ru.yaml: 1 re-stamped (card-whip)" in capsys.readouterr().out

@@ -152,6 +152,8 @@ def test_variant_errors_are_located(tmp_variants, capsys, case, command):
 def test_diff_lists_changes_in_rule_terms(tmp_variants, capsys):
     code, out, err = run(capsys, "diff", HIGH_TIDE, *variants("bigger.yaml"))
     assert (code, err) == (0, "")
+    assert "    --- base\n    +++ variant\n" in out  # changed code is shown as a unified diff
+    out = "".join(line for line in out.splitlines(keepends=True) if not line.startswith("    "))
     assert out == textwrap.dedent("""\
         bigger on high_tide: 6 changes
           param hand_size: 3 -> 4  (bigger.yaml:6:16)
@@ -166,6 +168,7 @@ def test_diff_lists_changes_in_rule_terms(tmp_variants, capsys):
 def test_diff_of_composed_variants(tmp_variants, capsys):
     code, out, _ = run(capsys, "diff", HIGH_TIDE, *variants("bigger.yaml", "more_pearls.yaml"))
     assert code == 0
+    out = "".join(line for line in out.splitlines(keepends=True) if not line.startswith("    "))
     assert out == textwrap.dedent("""\
         bigger, more_pearls on high_tide: 7 changes
           param hand_size: 3 -> 4  (bigger.yaml:6:16)
@@ -181,8 +184,9 @@ def test_diff_of_composed_variants(tmp_variants, capsys):
 def test_diff_without_changes(tmp_variants, capsys):
     (tmp_variants / "same.yaml").write_text(
         "variant: same\ntitle: Same\nbase: high_tide\nmerge:\n  params: {goal: 12}\n", encoding="utf-8")
-    code, out, _ = run(capsys, "diff", HIGH_TIDE, *variants("same.yaml"))
-    assert (code, out) == (0, "same: no change to the rules of high_tide\n")
+    code, out, err = run(capsys, "diff", HIGH_TIDE, *variants("same.yaml"))
+    assert (code, out) == (1, "")  # a variant that changes nothing is a mistake, said where
+    assert "same.yaml:5:18: error: sets params.goal to 12, which it already is: this changes nothing" in err
 
 
 @pytest.mark.parametrize("a, b, expected", [

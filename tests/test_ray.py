@@ -1,11 +1,18 @@
-"""The Ray backend gives the same results as the local one, on a local Ray instance.
+"""The Ray backend on a real local cluster: two nodes of one CPU each, so two worker processes.
 
+One cluster (head + a second node on loopback, `ray.cluster_utils.Cluster`) is shared by the
+module and stopped at its end; each test joins it as a driver does, through `--address`.
 Skipped when Ray is not installed (it is an optional extra: pip install 'grimoire[ray]').
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import signal
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,39 +21,132 @@ ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'grim
 from interpreter.cli import main  # noqa: E402
 from interpreter.game import RULESETS  # noqa: E402
 from interpreter.sim import SimSpec, run_batch  # noqa: E402
+from interpreter.sim.backends import Session  # noqa: E402
 from interpreter.sim.runner import same_outcome  # noqa: E402
 
+ROOT = Path(__file__).resolve().parent.parent
 HIGH_TIDE = str(RULESETS / "high_tide")
+CASTLE = RULESETS / "castle_of_the_devil"
 
 
 @pytest.fixture(scope="module")
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
+def cluster(tmp_path_factory):
+    from ray.cluster_utils import Cluster
+    # the nodes start outside the checkout, as a remote node would be
+    old = os.getcwd()
+    os.chdir(tmp_path_factory.mktemp("nodes"))
+    c = None
+    try:
+        c = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
+        c.add_node(num_cpus=1)
+        os.chdir(old)
+        c.wait_for_nodes(timeout=180)  # start-up is slow on a loaded machine
+        yield c
+    finally:
+        os.chdir(old)
+        if ray.is_initialized():
+            ray.shutdown()
+        if c is not None:
+            c.shutdown()
+
+
+def only(per_run: dict):
+    """The one run of a simulation without --compare."""
+    [value] = per_run.values()
+    return value
 
 
 def by_index(results):
     return sorted(results, key=lambda r: r["index"])
 
 
-def test_ray_and_local_agree_seed_by_seed(local_ray):
-    spec = SimSpec(HIGH_TIDE, players=3, bots=("mcts", "random", "random"), budget=5, rotate=True)
-    local = by_index(run_batch(spec, seed=50, games=12, jobs=1))
-    remote = by_index(run_batch(spec, seed=50, games=12, jobs=2, backend="ray"))
-    assert [r["seed"] for r in remote] == list(range(50, 62))
-    assert all(same_outcome(a, b) for a, b in zip(local, remote))
+def without_execution(path: Path) -> str:
+    text = path.read_text(encoding="utf-8")
+    return text[:text.index('\n "execution"')]
 
 
-def test_simulate_command_on_ray(local_ray, tmp_path, capsys):
-    out = tmp_path / "ray"
+def test_a_killed_worker_loses_no_game(cluster):
+    spec = SimSpec(HIGH_TIDE, players=3, bots=("mcts", "random", "random"), budget=8, rotate=True)
+    games = 120
+    local = by_index(run_batch(spec, seed=50, games=games, jobs=1))
+    got, killed = [], None
+    with Session("ray", address=cluster.address) as session:
+        for r in session.run(spec, 50, games):
+            got.append(r)
+            if killed is None and len(got) >= 5 and session.pool.busy:
+                actor, _ = next(iter(session.pool.busy.values()))
+                killed = session.pool.info_of[actor._actor_id.hex()]["pid"]
+                os.kill(killed, signal.SIGKILL)
+        info = session.info()
+    assert killed is not None
+    assert info["workers_lost"] >= 1 and info["nodes"] == 2
+    assert [r["index"] for r in by_index(got)] == list(range(games))  # every game, each once
+    assert all(same_outcome(a, b) for a, b in zip(local, by_index(got)))
+
+
+def test_workers_run_shipped_code_not_the_checkout(cluster, tmp_path, monkeypatch):
+    # Ray puts the driver's directory first on a worker's path; a driver outside the checkout
+    # leaves the worker nothing of it, so the code must come through the runtime_env
+    monkeypatch.chdir(tmp_path)
+    with Session("ray", address=cluster.address) as session:
+        where = ray.get(session.pool.actor_class.remote().where.remote(), timeout=180)
+    assert "py_modules_files" in where["interpreter"]
+    assert not Path(where["interpreter"]).resolve().is_relative_to(ROOT)
+    # the virtual environment may live in the checkout (.venv/): its site-packages are not the sources
+    venv = Path(sys.prefix).resolve()
+    checkout = [p for p in where["sys_path"] if p and Path(p).resolve().is_relative_to(ROOT)
+                and not Path(p).resolve().is_relative_to(venv)]
+    assert checkout == []
+    assert not Path(where["cwd"]).resolve().is_relative_to(ROOT)
+
+
+@pytest.fixture(scope="module")
+def relative_run(cluster, tmp_path_factory):
+    """simulate --backend ray from a directory outside the checkout, with relative paths."""
+    here = tmp_path_factory.mktemp("elsewhere")
+    shutil.copytree(CASTLE, here / "cotd", ignore=shutil.ignore_patterns("scenarios"))
+    (here / "house").mkdir()
+    shutil.copy(CASTLE / "variants" / "beginner.yaml", here / "house" / "beginner.yaml")
+    old = os.getcwd()
+    os.chdir(here)
+    try:
+        code = main(["simulate", "cotd", "--variant", "house/beginner.yaml", "--players", "4", "--games", "30",
+                     "--seed", "3", "--backend", "ray", "--address", cluster.address, "--out", "ray", "--quiet"])
+    finally:
+        os.chdir(old)
+    return here, code
+
+
+def test_simulate_on_ray_from_elsewhere_with_relative_paths(relative_run):
+    here, code = relative_run
+    assert code == 0
+    data = json.loads((here / "ray" / "results.json").read_text())
+    assert data["failure"] is None and sorted(g["index"] for g in only(data["games"])) == list(range(30))
+    ex = data["execution"]
+    assert ex["backend"] == "ray" and ex["nodes"] >= 1 and ex["workers"] >= 1 and ex["ray_version"] == ray.__version__
+
+
+def test_results_json_byte_identical_across_jobs_and_ray(relative_run, monkeypatch):
+    here, _ = relative_run
+    monkeypatch.chdir(here)
+    for jobs in ("1", "2"):
+        assert main(["simulate", "cotd", "--variant", "house/beginner.yaml", "--players", "4", "--games", "30",
+                     "--seed", "3", "--jobs", jobs, "--out", f"jobs{jobs}", "--quiet"]) == 0
+    ray_text = without_execution(here / "ray" / "results.json")
+    assert without_execution(here / "jobs1" / "results.json") == ray_text
+    assert without_execution(here / "jobs2" / "results.json") == ray_text
+
+
+def test_ray_address_from_the_environment_with_jobs(cluster, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("RAY_ADDRESS", cluster.address)
+    out = tmp_path / "env"
     code = main(["simulate", HIGH_TIDE, "--games", "20", "--players", "2", "--seed", "7",
                  "--backend", "ray", "--jobs", "2", "--out", str(out), "--quiet"])
     assert code == 0, capsys.readouterr().err
     data = json.loads((out / "results.json").read_text())
-    assert data["backend"] == "ray" and data["summary"]["run"]["played"] == 20
+    assert data["execution"]["jobs"] == 2 and only(data["summary"])["played"] == 20
     local = by_index(run_batch(SimSpec(HIGH_TIDE, players=2), seed=7, games=20, jobs=1))
-    assert all(same_outcome(a, b) for a, b in zip(local, data["games"]["run"]))
+    assert all(same_outcome(a, b) for a, b in zip(local, only(data["games"])))
 
 
 def test_tune_on_ray_finds_what_the_local_pool_finds(local_ray):

@@ -7,7 +7,10 @@ cannot be installed, and then says so loudly."""
 
 from __future__ import annotations
 
+import html
+import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -100,29 +103,120 @@ def _read_png(path: Path):
     return width, height, rows, bpp
 
 
-@pytest.mark.parametrize("name,lang", [("shadows_over_camelot", "ru"), ("shadows_over_camelot", "pl"),
-                                       ("castle_of_the_devil", "pt"), ("castle_of_the_devil", "en")])
-def test_card_sheet_renders_in_chromium(name, lang, tmp_path, chromium, capsys):
-    out = tmp_path / "gallery"
-    assert main(["render", name, "--lang", lang, "--out", str(out)]) == 0
-    assert "warning" not in capsys.readouterr().err
+GAMES = ("shadows_over_camelot", "castle_of_the_devil")
+LANGS = ("en", "ru", "pl", "pt")
+
+# Runs in the page: every text of every card lies inside its box (the card, the title band,
+# the body area), no body line is wider than the text column, and the footer's two texts do
+# not meet. The result goes to <body data-result>, which --dump-dom prints.
+MEASURE = """
+<script>
+function measure() {
+  const W = %(W)s, H = %(H)s, PAD = %(PAD)s, bad = [];
+  let cards = 0, texts = 0;
+  for (const svg of document.querySelectorAll('svg.card')) {
+    cards++;
+    const id = svg.closest('[data-sheet]').dataset.sheet + '/' + svg.dataset.card;
+    const band = svg.querySelectorAll('rect')[1].getBBox();
+    const foot = [];
+    for (const t of svg.querySelectorAll('text')) {
+      texts++;
+      const b = t.getBBox(), cls = t.getAttribute('class');
+      let box = [6, 6, W - 6, H - 4];
+      if (cls === 'title') box = [band.x, band.y, band.x + band.width, band.y + band.height];
+      // the column, with 3 px for glyphs that overhang their advance (the border is 8 px further)
+      if (cls === 'body') box = [PAD - 3, 0, W - PAD + 3, H - 24];
+      if (b.x < box[0] || b.y < box[1] || b.x + b.width > box[2] || b.y + b.height > box[3])
+        bad.push(id + ' ' + cls + ' ' + JSON.stringify([b.x, b.y, b.width, b.height].map(Math.round)) +
+                 ' outside ' + JSON.stringify(box.map(Math.round)) + ': ' + t.textContent.trim().slice(0, 40));
+      if (cls === 'body') for (const s of t.querySelectorAll('tspan'))
+        if (s.getComputedTextLength() > W - 2 * PAD + 1) bad.push(id + ' line too wide: ' + s.textContent);
+      if (cls === 'foot') foot.push(b);
+    }
+    if (foot.length === 2 && foot[0].x + foot[0].width + 4 > foot[1].x) bad.push(id + ' footer texts overlap');
+  }
+  const font = document.fonts.check('12px "Grimoire Serif"');
+  document.body.setAttribute('data-result', JSON.stringify({cards, texts, bad, font}));
+}
+document.fonts.ready.then(measure);
+</script>
+"""
+
+
+def _sheets(tmp_path):
+    """Render every sheet (both rulesets, four languages); return {(game, lang): (dir, count)}."""
+    out = {}
+    for name in GAMES:
+        for lang in LANGS:
+            d = tmp_path / f"{name}-{lang}"
+            assert main(["render", name, "--lang", lang, "--out", str(d)]) == 0
+            out[(name, lang)] = (d, len(load(RULESETS / name).program.card_ids))
+    return out
+
+
+@pytest.fixture(scope="module")
+def sheets(tmp_path_factory):
+    return _sheets(tmp_path_factory.mktemp("sheets"))
+
+
+def test_no_card_text_is_clipped_in_chromium(sheets, chromium, tmp_path):
+    """One browser session measures the text of every card of both rulesets in four languages."""
+    from interpreter.render.svg import CARD_H, CARD_W, PAD
+    fonts = next(iter(sheets.values()))[0] / "fonts"
+    parts = []
+    for (name, lang), (d, _n) in sheets.items():
+        page = (d / "index.html").read_text(encoding="utf-8")
+        body = page[page.index('<div class="sheet">'):page.rindex("</div>") + 6]
+        parts.append(f'<div data-sheet="{name}-{lang}" lang="{lang}">{body}</div>')
+    head = ('<!DOCTYPE html><html><head><meta charset="utf-8"><style>'
+            f'@font-face {{ font-family: "Grimoire Serif"; src: url("{(fonts / "DejaVuSerif.ttf").as_uri()}"); }}'
+            f'@font-face {{ font-family: "Grimoire Serif"; font-weight: bold; '
+            f'src: url("{(fonts / "DejaVuSerif-Bold.ttf").as_uri()}"); }}</style></head><body>')
+    page = tmp_path / "all.html"
+    page.write_text(head + "\n".join(parts) + MEASURE % {"W": CARD_W, "H": CARD_H, "PAD": PAD} + "</body></html>",
+                    encoding="utf-8")
+    dom = _run_chromium(chromium, "--virtual-time-budget=20000", "--dump-dom", page.as_uri()).stdout
+    m = re.search(r'data-result="([^"]*)"', dom)
+    assert m, "the measuring script did not run:\n" + dom[-500:]
+    result = json.loads(html.unescape(m.group(1)))
+    assert result["font"], "the card font did not load: the measurement would not be of the printed glyphs"
+    assert result["cards"] == sum(n for _, n in sheets.values()), result["cards"]
+    assert result["texts"] >= 5 * result["cards"]
+    assert result["bad"] == [], "\n".join(result["bad"][:40])
+
+
+def test_three_cards_a_row_on_a4(sheets, chromium, tmp_path):
+    """Printed to PDF on A4, the 51 Camelot cards take 6 pages (9 a page, 3 a row)."""
+    d, n = sheets[("shadows_over_camelot", "pl")]
+    pdf = tmp_path / "sheet.pdf"
+    r = _run_chromium(chromium, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", (d / "index.html").as_uri())
+    assert pdf.is_file(), r.stderr[-2000:]
+    pages = len(re.findall(rb"/Type\s*/Page(?!s)", pdf.read_bytes()))
+    assert pages == -(-n // 9), (pages, n)
+
+
+@pytest.mark.parametrize("name,lang", [("castle_of_the_devil", "ru")])
+def test_card_sheet_screenshot(sheets, chromium, tmp_path, name, lang):
+    """The sheet draws: the screenshot has the requested size and is not blank; the page names
+    the game in its language and every card by its localized name."""
+    d, n = sheets[(name, lang)]
+    page = (d / "index.html").read_text(encoding="utf-8")
     game = load(RULESETS / name)
     text = Text(game.program, lang)
-    names = [text.card_name(k) for k in range(len(game.program.card_ids))]
-    # one SVG per card, well-formed, with the card's localized name in it
+    assert "<title>Путешествие к замку Диавола: карты</title>" in page
+    assert f'data-cards="{n}"' in page and f'lang="{lang}"' in page
     for k, cid in enumerate(game.program.card_ids):
-        svg = out / "cards" / f"{cid}.svg"
+        svg = d / "cards" / f"{cid}.svg"
         root = ET.parse(svg).getroot()
-        assert root.get("width") and root.get("height")
-        assert names[k].split()[0] in "".join(root.itertext())
-    page = out / "index.html"
+        assert root.get("width") == "63mm" and root.get("height") == "88mm"
+        words = " ".join("".join(root.itertext()).split())
+        assert " ".join(text.card_name(k).split()) in words, cid
     shot = tmp_path / "shot.png"
-    r = _run_chromium(chromium, f"--window-size={W},{H}", f"--screenshot={shot}", page.as_uri())
+    r = _run_chromium(chromium, f"--window-size={W},{H}", f"--screenshot={shot}", (d / "index.html").as_uri())
     assert shot.is_file(), r.stderr[-2000:]
     width, height, rows, bpp = _read_png(shot)
     assert (width, height) == (W, H)
-    colours = set()
-    dark = 0
+    colours, dark = set(), 0
     for row in rows[::7]:
         for x in range(0, width * bpp, bpp * 5):
             px = row[x:x + 3]
@@ -130,16 +224,26 @@ def test_card_sheet_renders_in_chromium(name, lang, tmp_path, chromium, capsys):
             dark += sum(px) < 200
     assert len(colours) > 50, "the screenshot is (nearly) blank"
     assert dark > 500, "no text or borders drawn"
-    dom = _run_chromium(chromium, "--dump-dom", page.as_uri()).stdout
-    assert f'data-cards="{len(names)}"' in dom, "the script did not run or cards are missing"
-    assert 'data-overflow="0"' in dom, "some card text does not fit its card"
-    import html
-    for n in names:
-        assert html.escape(n) in dom, n
-    k = game.program.card_ids.index(game.program.card_ids[-1])
-    body = text.card_text(k)
-    assert html.escape(body) in dom
-    assert f'lang="{lang}"' in dom
+
+
+def test_card_kinds_and_titles_are_localized(sheets):
+    """Each card says what kind it is; the two Excalibur cards differ by more than colour."""
+    d, _ = sheets[("shadows_over_camelot", "pl")]
+    relic = ET.parse(d / "cards" / "relic_excalibur.svg").getroot()
+    black = ET.parse(d / "cards" / "black_excalibur.svg").getroot()
+    kind = {el.get("class"): "".join(el.itertext()) for el in relic.iter() if el.get("class") == "kind"}
+    assert kind == {"kind": "Relikt"}
+    assert "Czarna karta" in "".join(black.itertext())
+    assert "Cienie nad Camelotem" in "".join(relic.itertext())
+
+
+def test_non_breaking_spaces():
+    """A number stays with its word; Polish one-letter words and Russian prepositions do not end a line."""
+    from interpreter.render.measure import NBSP, tie
+    assert tie("Dobierz 2 Białe karty w Camelocie i z Sasami", "pl") == \
+        f"Dobierz 2{NBSP}Białe karty w{NBSP}Camelocie i{NBSP}z{NBSP}Sasami"
+    assert tie("Возьмите 3 карты в руку и сыграйте", "ru") == f"Возьмите 3{NBSP}карты в{NBSP}руку и{NBSP}сыграйте"
+    assert tie("Draw a card", "en") == "Draw a card"
 
 
 def test_render_uses_numbers_from_params(tmp_path, capsys):
@@ -149,6 +253,7 @@ def test_render_uses_numbers_from_params(tmp_path, capsys):
     out = tmp_path / "g"
     assert main(["render", "shadows_over_camelot", "--lang", "ru", "--out", str(out), "--variant", str(v)]) == 0
     capsys.readouterr()
-    assert "до 5 белых карт" in (out / "index.html").read_text(encoding="utf-8")
+    page = re.sub(r"<[^>]+>", " ", (out / "index.html").read_text(encoding="utf-8"))
+    assert "до 5 белых карт" in " ".join(page.split())
     svg_text = " ".join(t.strip() for t in ET.parse(out / "cards" / "messenger.svg").getroot().itertext())
     assert "до 5 белых карт" in " ".join(svg_text.split())

@@ -16,7 +16,7 @@ import pytest
 from interpreter.cli import main
 from interpreter.game import RULESETS
 from interpreter.sim import SimSpec, run_batch, run_one
-from interpreter.sim.backends import plan
+from interpreter.sim.backends import batch_items, plan
 from interpreter.sim.runner import same_outcome, seat_bots
 from interpreter.sim.stats import compare, mcnemar, mean_sd, summarize, two_proportion, wilson
 
@@ -31,8 +31,12 @@ def by_index(results) -> list[dict]:
 
 def test_plan_covers_every_game_once_with_seed_base_plus_index():
     for games, jobs in [(1, 1), (7, 2), (100, 2), (1000, 8)]:
-        items = [it for chunk in plan(40, games, jobs) for it in chunk]
+        items = [it for chunk in plan(batch_items(40, games), jobs) for it in chunk]
         assert items == [(i, 40 + i) for i in range(games)]
+
+
+def test_batch_items_skip_the_finished_games_and_keep_the_seeds():
+    assert batch_items(10, 5, skip={1, 3}) == [(0, 10), (2, 12), (4, 14)]
 
 
 def test_same_seeds_same_results_with_one_and_two_processes():
@@ -145,8 +149,8 @@ def test_simulate_writes_json_csv_and_png(tmp_path, capsys):
     assert "winner" in text and "95% CI" in text
     data = json.loads((out / "results.json").read_text())
     assert data["format"] == "grimoire-simulation" and not data["interrupted"]
-    assert data["summary"]["run"]["played"] == 12
-    assert [g["seed"] for g in data["games"]["run"]] == list(range(3, 15))
+    assert data["summary"]["high_tide"]["played"] == 12
+    assert [g["seed"] for g in data["games"]["high_tide"]] == list(range(3, 15))
     rows = (out / "games.csv").read_text().splitlines()
     assert rows[0].startswith("run,index,seed,players,bots,winners,sides,reason") and len(rows) == 13
     assert (out / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -161,9 +165,9 @@ def test_simulate_compare_reports_differences(tmp_path, capsys):
     code = main(["simulate", HIGH_TIDE, "--variant", str(variant), "--compare", "--games", "30",
                  "--players", "2", "--jobs", "2", "--out", str(out), "--quiet"])
     text = capsys.readouterr().out
-    assert code == 0 and "variant against base" in text
+    assert code == 0 and "short against high_tide" in text
     data = json.loads((out / "results.json").read_text())
-    assert set(data["games"]) == {"base", "variant"}
+    assert set(data["games"]) == {"high_tide", "short"}
     d = data["comparison"]["decisions"]
     assert data["comparison"]["paired_games"] == 30
     assert d["difference"] < 0 and d["p"] < 0.05  # a goal of 4 ends games sooner
@@ -198,7 +202,7 @@ def test_interrupted_run_keeps_finished_games(tmp_path, jobs):
     data = json.loads((out / "results.json").read_text())
     assert data["interrupted"]
     lines = [json.loads(x) for x in log.read_text().splitlines()]
-    games = data["games"]["run"]
+    games = data["games"]["high_tide"]
     assert len(games) == len(lines) >= 20
     assert sorted(g["seed"] for g in games) == sorted(x["seed"] for x in lines)
     assert len((out / "games.csv").read_text().splitlines()) == len(games) + 1
@@ -220,10 +224,10 @@ def test_end_of_game_stats_are_recorded_summarised_compared_and_written(tmp_path
     text = capsys.readouterr().out
     assert code == 0 and "at the end: players 3.00 ± 0.00, top_score" in text
     data = json.loads((out / "results.json").read_text())
-    games = data["games"]["run"]
+    games = data["games"]["stats"]
     assert all(set(g["stats"]) == {"top_score", "players"} and g["stats"]["players"] == 3 for g in games)
     tops = [g["stats"]["top_score"] for g in games]
-    assert data["summary"]["run"]["stats"]["top_score"]["mean"] == pytest.approx(sum(tops) / 20)
+    assert data["summary"]["stats"]["stats"]["top_score"]["mean"] == pytest.approx(sum(tops) / 20)
     rows = (out / "games.csv").read_text().splitlines()
     assert rows[0].endswith(",stat:players,stat:top_score")
     assert [int(r.rsplit(",", 1)[1]) for r in rows[1:]] == tops
@@ -268,7 +272,7 @@ def test_every_game_starts_from_the_scenario_position_with_its_own_seed(tmp_path
                  "--seed", "5", "--jobs", "2", "--out", str(out), "--quiet"])
     assert code == 0, capsys.readouterr().err
     data = json.loads((out / "results.json").read_text())
-    games = data["games"]["run"]
+    games = data["games"]["shadows_over_camelot"]
     assert data["scenario"] == ENDGAME and [g["seed"] for g in games] == list(range(5, 45))
     assert all(g["players"] == 3 and g["reason"] != "error" for g in games)
     # Swords are never taken off the table (an accusation flips one): every game ends with
@@ -302,3 +306,40 @@ def test_a_mistake_in_the_scenario_is_reported_at_its_line(tmp_path, capsys):
     err = " ".join(capsys.readouterr().err.split())
     assert f"{bad}:5:19" in err and "undefined name 'nosuch'" in err
     assert not (tmp_path / "c").exists()
+
+
+def test_a_sweep_runs_each_value_on_the_same_seeds_and_charts_the_curve(tmp_path, capsys):
+    out = tmp_path / "sw"
+    code = main(["simulate", HIGH_TIDE, "--players", "2", "--games", "12", "--jobs", "1", "--quiet",
+                 "--sweep", "goal=8..12:2", "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    data = json.loads((out / "results.json").read_text())
+    assert data["sweep"]["values"] == [8, 10, 12]
+    assert data["sweep"]["runs"] == ["goal=8", "goal=10", "goal=12 (the rules)"]
+    assert list(data["games"]) == data["sweep"]["runs"]
+    assert all([g["seed"] for g in data["games"][r]] == list(range(1, 13)) for r in data["sweep"]["runs"])
+    pts = data["sweep"]["by_side"]["winner"]
+    assert [p["value"] for p in pts] == [8, 10, 12] and all(p["ci95"][0] <= p["rate"] <= p["ci95"][1] for p in pts)
+    # each value is a variant file the run wrote (repeatable by hand); the rules' own value is none
+    assert sorted(f.name for f in (out / "sweep").iterdir()) == ["goal=10.yaml", "goal=8.yaml"]
+    assert (out / "sweep.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    mean = [data["summary"][r]["decisions"]["mean"] for r in data["sweep"]["runs"]]
+    assert mean[0] < mean[2]  # a lower goal ends games sooner
+    assert "goal=8" in captured.out and "warning: side 'loser' never won in 12 games of goal=8" in captured.err
+
+
+@pytest.mark.parametrize("bad, words", [("goal=9..3", "must go up"), ("goal", "PARAM=A..B"),
+                                        ("goal=a,b", "neither"), ("gaol=1..3", "no param 'gaol'")])
+def test_a_bad_sweep_is_a_clear_error(bad, words, tmp_path, capsys):
+    assert main(["simulate", HIGH_TIDE, "--games", "2", "--sweep", bad, "--out", str(tmp_path / "x")]) == 1
+    assert words in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()  # nothing written for a run that cannot start
+
+
+def test_each_run_gets_a_new_output_folder_unless_out_says(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for _ in range(2):
+        assert main(["simulate", HIGH_TIDE, "--games", "2", "--jobs", "1", "--quiet"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["simulate-high_tide", "simulate-high_tide-2"]
+    assert "simulate-high_tide-2/results.json" in capsys.readouterr().out

@@ -182,7 +182,7 @@ def test_locale_and_save():
                     "locale") == []
     save = json.dumps({"format": "grimoire-save", "version": 1, "ruleset": "r",
                        "ruleset_hash": "h", "variants": [], "seed": 1, "players": 3,
-                       "decisions": ["a", 2], "state": {}})
+                       "decisions": ["a", "b"], "state": {}})
     assert problems(save, "save") == []
 
 

@@ -20,7 +20,10 @@ def make_bot(kind: str, seed: int, game=None, **opts):
     if kind == "mcts":
         from .mcts import MctsBot
         return MctsBot(seed, game, **opts)
-    raise ValueError(f"unknown bot {kind!r} ({', '.join(KINDS)})")
+    if ":" in kind:  # a class of one's own: package.module:Name
+        from .plugin import make_plugin_bot
+        return make_plugin_bot(kind, seed, game)
+    raise ValueError(f"unknown bot {kind!r} ({', '.join(KINDS)}, or package.module:Name)")
 
 
 def default_kind(game) -> str:

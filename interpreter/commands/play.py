@@ -1,20 +1,24 @@
 """`grimoire play`: a game at the terminal, human seats and bots, saved on quit.
 
 Pipeline position: commands (registered by cli.py). Humans see their own view only; every
-mistake (an unknown seat kind, a damaged save file) is a message and an exit code, never a
-traceback.
+mistake (an unknown seat kind, a damaged save file, a path that cannot be written) is a message
+and an exit code, never a traceback, and no game is lost: `--save` and `--log` are checked
+before the first move, and a rules error mid-game saves the game as it was before the
+failing move. A save is read back by replaying its decisions (`saves.py`).
 """
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 
 from ..bots import decide, default_kind, make_bot
+from ..engine.faults import EffectRuntimeError
 from ..engine.state import SPECTATOR
-from ..errors import GrimoireError, Loc, Problem, RulesetError
-from ..files import write_atomic
+from ..errors import GrimoireError, RulesetError
+from ..files import OutputError, check_writable, write_atomic
+from ..languages import lang_code
+from ..saves import read_save, write_save
+from ..tui import ask
 from .output import print_problems as _print_problems
 
 
@@ -23,13 +27,14 @@ def register(sub) -> None:
     p = sub.add_parser("play", help="play a game (all bots unless --seats says human)")
     p.add_argument("ruleset", nargs="?", default=None)
     p.add_argument("--players", type=int)
-    p.add_argument("--seats", help="comma-separated: human, random, policy or mcts per seat")
-    p.add_argument("--bots", choices=["random", "policy", "mcts"],
-                   help="bot for unnamed seats (default: policy where the ruleset has one, else random)")
+    p.add_argument("--seats", help="comma-separated: human, random, policy, mcts or package.module:Class per seat")
+    p.add_argument("--bots", help="bot for unnamed seats: random, policy, mcts or package.module:Class "
+                   "(default: policy where the ruleset has one, else random)")
     p.add_argument("--temperature", type=float, default=0.0,
                    help="policy bots draw options by softmax at this temperature (0: the best)")
     p.add_argument("--seed", type=int)
-    p.add_argument("--lang", default="en", choices=["en", "ru", "pl", "pt"])
+    p.add_argument("--lang", default=None, type=lang_code,
+                   help="the game's language: any the ruleset has text in (default: the command line's)")
     p.add_argument("--save")
     p.add_argument("--load")
     p.add_argument("--log")
@@ -43,6 +48,13 @@ class _Quit(Exception):
     pass
 
 
+
+def text_of(args, msg_id: str, values: dict) -> str:
+    """A message of the command line in the game's language."""
+    from .cli_text import cli_text
+    return cli_text(args.lang or "en", msg_id, values)
+
+
 def _make_bot(kind: str, seed: int, game, temperature: float = 0.0):
     return make_bot(kind, seed, game, **({"temperature": temperature} if kind == "policy" else {}))
 
@@ -51,13 +63,13 @@ def cmd_play(args) -> int:
     from ..game import load
     from ..i18n import Text
     try:
+        for out in (args.save, args.log):  # refused before a move is played, not after the game
+            if out:
+                check_writable(out)
         if args.load:
-            save = _read_save(args.load)
-            game = load(save["ruleset_path"] if Path(save.get("ruleset_path", "")).is_dir() else save["ruleset"],
-                        save.get("variants") or [])
-            st = game.state_from_json(save["state"], args.load)
-            seats = save.get("seats")
-            seed = save.get("seed", 0)
+            loaded = read_save(args.load)
+            game, st, seats, names = loaded.game, loaded.state, loaded.seats, loaded.names
+            seed = st.seed
         else:
             game = load(args.ruleset, args.variant)
             n = args.players or game.ruleset.min_players
@@ -65,6 +77,12 @@ def cmd_play(args) -> int:
             names = args.names.split(",") if args.names else None
             st = game.new_game(seed=seed, players=n, names=names)
             seats = None
+    except OutputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except EffectRuntimeError as e:  # the setup itself fails
+        _print_problems([e.problem()])
+        return 1
     except RulesetError as e:
         _print_problems(e.problems)
         return 1
@@ -76,15 +94,22 @@ def cmd_play(args) -> int:
     if not seats:
         seats = [args.bots or default_kind(game)] * n
     if len(seats) != n:
-        print(f"error: --seats names {len(seats)} seats but the game has {n} players", file=sys.stderr)
+        print(text_of(args, "cli-seats-count", {"seats": len(seats), "players": n}), file=sys.stderr)
         return 2
     for s in seats:
+        if ":" in s:  # a bot class of one's own: refused here, before the game, if unusable
+            from ..bots.plugin import load_bot_class
+            load_bot_class(s)
+            continue
         if s not in ("human", "random", "policy", "mcts"):
-            print(f"error: unknown seat kind {s!r} (human, random, policy or mcts)", file=sys.stderr)
+            print(text_of(args, "cli-seat-kind", {"kind": s}), file=sys.stderr)
             return 2
         if s == "policy" and game.program.policy is None:
             print(f"error: {game.ruleset.id} has no policy: section, so there is no policy bot", file=sys.stderr)
             return 2
+    if args.lang != "en":
+        from ..languages import require_language
+        require_language(game.path, args.lang)
     text = Text(game.program, args.lang)
     humans = [i for i, s in enumerate(seats) if s == "human"]
     viewer = humans[0] if len(humans) == 1 else None
@@ -120,11 +145,16 @@ def cmd_play(args) -> int:
         flush_log()
     except (_Quit, KeyboardInterrupt, EOFError):
         print()
-        _write_save(save_path, game, st, seats, seed, args.lang)
-        print(text.msg("cli-saved", {"file": str(save_path)}))
-        return 0
+        return 0 if _save(save_path, game, st, seats, names, args.lang, text) else 1
+    except EffectRuntimeError as e:  # a bug in the rules: where, in the author's words
+        _print_problems([e.problem()])
+        if args.save:  # the game as it was before the failing move is kept
+            _save(args.save, game, st, seats, names, args.lang, text)
+        return 1
     except GrimoireError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(text_of(args, "cli-error", {"message": str(e)}), file=sys.stderr)
+        if args.save:
+            _save(args.save, game, st, seats, names, args.lang, text)
         return 1
     res = st.result or {}
     sides = ", ".join(text.msg("side-" + s, default=s) for s in res.get("sides", [])) or text.msg(
@@ -132,80 +162,37 @@ def cmd_play(args) -> int:
     players = ", ".join(text.player(st, w) for w in res.get("winners", []))
     winners = text.msg("winners", {"sides": sides}, default="winners: " + sides) + (
         f" ({players})" if players else "")
-    summary = text.msg("cli-summary", {"reason": text.msg("end-" + res.get("reason", ""),
-                                                          default=res.get("reason", "")).rstrip("."),
-                                       "winners": winners, "decisions": len(st.history), "turns": st.turn})
+    reason = text.end_reason(res.get("reason", ""))       # its numbers from the ruleset's params
+    reason = reason[:1].upper() + reason[1:]              # it starts the line (after a colon it does not)
+    summary = text.msg("cli-summary", {"reason": reason, "winners": winners, "decisions": len(st.history),
+                                       "turns": st.turn})
     print(summary)
+    ok = True
     if args.log:
-        write_atomic(args.log, "\n".join(log_lines + [summary]) + "\n")
+        try:
+            write_atomic(args.log, "\n".join(log_lines + [summary]) + "\n")
+        except OutputError as e:
+            print(f"error: {e}", file=sys.stderr)
+            ok = False
     if args.save:
-        _write_save(args.save, game, st, seats, seed, args.lang)
-    return 0
+        ok = _save(args.save, game, st, seats, names, args.lang, text) and ok
+    return 0 if ok else 1
 
 
 def _ask_human(st, p, text):
-    from ..engine.views import view
-    v = view(st, p)
-    print()
-    print(f"[{text.player(st, p)}] " + _describe_view(st, p, v, text))
-    opts = st.options()
-    pend = st.pending
-    print(text.prompt(st, pend))
-    for i, o in enumerate(opts, 1):
-        print(f"  {i:2d}. {text.option(st, o)}  [{o.id}]")
-    while True:
+    return ask(st, p, text, _Quit)  # the table drawn from p's view, then the numbered options
+
+
+def _save(path, game, st, seats, names, lang, text) -> bool:
+    """Save the game at path and say so; if path cannot be written, save it in the current
+    directory instead, so the game is never lost. False if neither could be written."""
+    fallback = f"{game.ruleset.id}.save.json"
+    for where in dict.fromkeys([str(path), fallback]):
         try:
-            raw = input("> ").strip()
-        except EOFError:
-            raise _Quit() from None
-        if raw in ("q", "quit", "save"):
-            raise _Quit()
-        if raw.isdigit() and 1 <= int(raw) <= len(opts):
-            return opts[int(raw) - 1].id
-        if any(o.id == raw for o in opts):
-            return raw
-        print(text.msg("cli-ask-number", {"n": len(opts)}))
-
-
-def _describe_view(st, p, v, text) -> str:
-    g = st.g
-    parts = []
-    me_id = v["you"]
-    for key, cards in v["zones"].items():
-        if key.endswith("@" + me_id) and cards:
-            zname = key.split("@")[0]
-            names = [text.card_name(g.prog.card_index[c]) if c else "?" for c in cards]
-            parts.append(f"{text.msg('zone-' + zname, default=zname)}: {', '.join(names)}")
-    ctrs = [f"{text.msg('counter-' + k.split('@')[0], default=k.split('@')[0])} {val}"
-            for k, val in v["counters"].items() if k.endswith("@" + me_id) or "@" not in k]
-    if ctrs:
-        parts.append("; ".join(ctrs))
-    if st.at[p] is not None:
-        parts.append(f"@ {text.value(st, st.at[p], 'loc')}")
-    return " | ".join(parts)
-
-
-def _write_save(path, game, st, seats, seed, lang) -> None:
-    data = {"format": "grimoire-save", "version": 1, "ruleset": game.ruleset.id,
-            "ruleset_path": str(game.path), "ruleset_hash": game.ruleset.hash,
-            "variants": list(game.variants), "seed": seed, "players": st.n, "seats": seats, "lang": lang,
-            "decisions": list(st.history), "state": st.to_json()}
-    write_atomic(path, json.dumps(data, ensure_ascii=False))
-
-
-def _read_save(path) -> dict:
-    p = Path(path)
-    try:
-        raw = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise RulesetError(Problem(Loc(str(path), 0, 0), f"cannot read the save file: {e.strerror}")) from None
-    except UnicodeDecodeError:
-        raise RulesetError(Problem(Loc(str(path), 1, 1), "the save file is not UTF-8 text")) from None
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as e:
-        raise RulesetError(Problem(Loc(str(path), e.lineno, e.colno),
-                                   f"the save file is not valid JSON: {e.msg}")) from None
-    if not isinstance(data, dict) or data.get("format") != "grimoire-save" or "state" not in data:
-        raise RulesetError(Problem(Loc(str(path), 1, 1), "not a Grimoire save file"))
-    return data
+            write_save(where, game, st, seats, lang, names)
+        except OutputError as e:
+            print(f"error: {e}", file=sys.stderr)
+            continue
+        print(text.msg("cli-saved", {"file": where}))
+        return where == str(path)
+    return False

@@ -1,16 +1,19 @@
 """`grimoire validate`: check a ruleset and the locales, variants and scenarios beside it.
 
 Pipeline position: commands (registered by cli.py). Loading is the check: every problem of
-the ruleset and its variants is printed at once, located, with a non-zero exit code.
+the ruleset and its variants is printed at once, located, with a non-zero exit code. A
+mistake the docs allow (an action nothing offers, an event with no English text) is a
+warning: printed, exit code 0, and an error with --strict.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 
-from ..errors import Problem, RulesetError
+from ..errors import Problem, RulesetError, format_problem
 from .output import print_problems as _print_problems
 
 
@@ -20,6 +23,7 @@ def register(sub) -> None:
     v.add_argument("path")
     v.add_argument("--variant", action="append", default=[])
     v.add_argument("--format", choices=["text", "json"], default="text")
+    v.add_argument("--strict", action="store_true", help="warnings are errors")
     v.set_defaults(fn=cmd_validate)
 
 
@@ -33,9 +37,18 @@ def cmd_validate(args) -> int:
         return 1
     problems: list[Problem] = []
     extra = _validate_companions(game, problems)
+    from ..effects.hidden import hidden_asking
+    warns = hidden_asking(game.program) + list(game.warnings) + [p for p in problems if p.severity == "warning"]
+    problems = [p for p in problems if p.severity != "warning"]
+    if args.strict:  # --strict: a warning is an error
+        problems += [Problem(w.loc, w.message, w.path) for w in warns]
+        warns = []
     if problems:
         _print_problems(problems, args.format)
         return 1
+    if warns and args.format == "text":
+        print("\n".join(format_problem(w) for w in warns), file=sys.stderr)
+        print(f"{len(warns)} warning{'s' if len(warns) != 1 else ''} (an error with --strict)", file=sys.stderr)
     ms = (time.perf_counter() - t0) * 1000
     p = game.program
     summary = (f"ok: {game.ruleset.id} {game.ruleset.version}: {len(p.card_def)} cards of "
@@ -43,7 +56,8 @@ def cmd_validate(args) -> int:
                f"{len(p.counter_defs)} counters, {len(p.actions)} actions, {len(p.codes)} code units; "
                f"{extra}; in {ms:.0f} ms")
     if args.format == "json":
-        print(json.dumps({"ok": True, "summary": summary, "errors": []}))
+        print(json.dumps({"ok": True, "summary": summary, "errors": [],
+                          "warnings": [w.to_dict() for w in warns]}))
     else:
         print(summary)
     return 0
@@ -55,9 +69,10 @@ def _validate_companions(game, problems: list[Problem]) -> str:
     root = Path(game.path)
     counts = {}
     from ..validate import validate_doc
-    for sub, schema in (("locales", "locale"), ("variants", "variant"), ("scenarios", "scenario")):
+    for sub, schema in (("locales", "locale"), ("variants", "variant"), ("scenarios", "scenario"),
+                        ("scenarios/fixtures", "fixture")):
         files = sorted((root / sub).glob("*.yaml")) if (root / sub).is_dir() else []
-        counts[sub] = len(files)
+        counts[sub.rsplit("/", 1)[-1]] = len(files)
         for f in files:
             try:
                 doc = load_yaml(f)
@@ -68,4 +83,10 @@ def _validate_companions(game, problems: list[Problem]) -> str:
     if (root / "locales").is_dir():
         from ..i18n import fluent_problems
         problems.extend(fluent_problems(root))
-    return ", ".join(f"{n} {k}" for k, n in counts.items())
+        if not problems:
+            from ..locale_lint import locale_problems
+            problems.extend(locale_problems(game.program, root))
+    from ..authoring.variant_set import variant_problems
+    found, checked = variant_problems(root)
+    problems.extend(found)
+    return ", ".join(f"{n} {k}" for k, n in counts.items()) + f" ({checked} variant sets compiled)"

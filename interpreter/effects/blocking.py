@@ -14,8 +14,11 @@ import difflib
 
 from ..runtime.options import act_options
 from ..runtime.vm import SUSPEND, Jump
+from .procedures import note_call_types
 from .scope import CheckError
 from .types import elem, is_list, list_of, show
+
+MAX_FREE = 1_000  # free actions taken in one act(): more is a free action with no cost or limit
 
 
 def _ident(bound_item) -> str:
@@ -49,7 +52,7 @@ def stmt_choose(comp, b, call, var, src, scope, code):
     def ins(st, fr):
         items = list(xf(st, fr))
         opt = bool(optf(st, fr))
-        if not items:
+        if not items and not opt:  # an optional question is asked all the same (only `pass`)
             fr[2][target] = None
             return None
         p = pf(st, fr)
@@ -144,6 +147,7 @@ def stmt_act(comp, b, call, var, src, scope, code):
     (pf, _), gb, (optf, _) = bound
     group = _check_group(comp, gb, call, src)
     target = var or scope.hidden("act")
+    free_n = scope.hidden("free")
     actions = comp.p.actions
 
     def ins(st, fr):
@@ -160,6 +164,10 @@ def stmt_act(comp, b, call, var, src, scope, code):
     def again(st, fr):  # a free action asks the question again
         a = fr[2].get(target)
         if a is not None and actions[a].free:
+            n = fr[2][free_n] = fr[2].get(free_n, 0) + 1
+            if n > MAX_FREE:  # an always-legal free action would ask forever
+                raise RuntimeError(f"free action {a!r} was taken more than {MAX_FREE} times in one "
+                                   f"act(): a free action needs a cost or a limit (once_per_turn)")
             fr[1] = at
     comp.emit(code, again, src, call)
     return "str"
@@ -277,13 +285,3 @@ def stmt_emit(comp, b, call, var, src, scope, code):
     comp.emit(code, ins, src, call)
     note_call_types(comp.p, ("event", ev), [t for _, t in bound[1:]])
     return "none"
-
-
-def note_call_types(program, callee, types) -> None:
-    """Record the static types passed to an untyped parameter at one call site, so that
-    `determinize` knows which suspended locals hold cards (engine/views.py)."""
-    seen = program.__dict__.setdefault("call_arg_types", {}).setdefault(callee, [])
-    for i, t in enumerate(types):
-        if i == len(seen):
-            seen.append(set())
-        seen[i].add(t)

@@ -349,6 +349,7 @@ def _log_bind(comp, call, src, scope):
         types.append(t)
         names.append(k)
     comp.p.events_logged.setdefault(_ident(ev), set()).update(names)
+    comp.p.event_types.setdefault(_ident(ev), {}).update(zip(names, types))
     event = _ident(ev)
 
     # When the game keeps no log (simulations), arguments are not even computed, unless one

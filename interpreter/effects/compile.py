@@ -28,6 +28,7 @@ from .fusion import FusionMixin, _Gen
 from .names import NamesMixin
 from .parse import EffectSyntaxError, parse
 from .procedures import ProceduresMixin
+from .recover import recover
 from .scope import CheckError, Scope, Source
 from .statements import StatementsMixin
 from .types import accepts, show
@@ -54,6 +55,10 @@ class Compiler(NamesMixin, ExpressionsMixin, CoercionMixin, StatementsMixin, Fus
     def g(self, fn):
         """The source fragment of a compiled expression."""
         return frag(self.namer, fn)
+
+    def recover(self, node, src: Source, scope: Scope) -> None:
+        """After a mistake in `node`, record the other mistakes of its parts too."""
+        recover(self, node, src, scope, CheckError)
 
     def problem(self, src: Source, node, message: str) -> None:
         line = getattr(node, "line", 1) or 1
@@ -85,6 +90,7 @@ class Compiler(NamesMixin, ExpressionsMixin, CoercionMixin, StatementsMixin, Fus
         try:
             fn, t = self.expr(tree, src, scope)
         except CheckError:
+            self.recover(tree, src, scope)
             return None, "any"
         if want and not accepts(want, t):
             self.problem(src, tree, f"expected {show(want)} here, found {show(t)}")

@@ -61,7 +61,7 @@ class FusionMixin:
             try:
                 self.gen_stmt(s, src, scope, out, ind)
             except CheckError:
-                pass
+                self.recover(s, src, scope)
         if len(out.lines) == n and ind:
             out.add(ind, "pass", src, None)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from . import ast as A
 from .ast import walk_nodes
-from .blocking import note_call_types
 from .parse import EffectSyntaxError, parse
 from .scope import CheckError
 from .types import accepts, show
@@ -127,6 +126,16 @@ def proc_args(comp, call, src, scope):
         fns.append(comp.mat(comp.coerce(f, t, want)))
     note_call_types(p, ("proc", call.func), seen_types)
     return fns, "proc:" + call.func, list(params)
+
+
+def note_call_types(program, callee, types) -> None:
+    """Record the static types passed to an untyped parameter at one call site, so that
+    `determinize` knows which suspended locals hold cards (engine/views.py)."""
+    seen = program.__dict__.setdefault("call_arg_types", {}).setdefault(callee, [])
+    for i, t in enumerate(types):
+        if i == len(seen):
+            seen.append(set())
+        seen[i].add(t)
 
 
 def compile_proc_call(comp, call, var, src, scope, code):

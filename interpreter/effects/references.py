@@ -16,7 +16,7 @@ from . import ast as A
 from .builtins import IMPURE, _calls
 from .codegen import combine, simple, tag, tagged
 from .scope import CheckError
-from .types import accepts, elem, is_list, show
+from .types import accepts, can_equal, elem, is_list, show
 
 _INT = re.compile(r"-?\d+")
 
@@ -177,6 +177,8 @@ def compare(comp, e: A.Compare, src, scope):
             comp.problem(src, e.right, f"'{op}' needs a list on the right, found {show(rt)}")
             raise CheckError
         et = elem(rt)
+        if not can_equal(lt, et) and not (lt == "card" and et == "kind"):
+            never_equal(comp, e, op, lt, et, src)
         if lt == "card" and et == "kind":
             lf = _to_kind(comp, lf)
         elif lt == "kind" and et == "player":
@@ -189,6 +191,8 @@ def compare(comp, e: A.Compare, src, scope):
                      "comparing it with a card id would be unreliable: give the parameter a type, "
                      "like name(c: card) or name(p: player)")
         raise CheckError
+    if op in ("==", "!=") and not can_equal(lt, rt):
+        never_equal(comp, e, op, lt, rt, src)
     if {lt, rt} == {"card", "kind"}:
         if lt == "card":
             lf = _to_kind(comp, lf)
@@ -201,6 +205,15 @@ def compare(comp, e: A.Compare, src, scope):
         raise CheckError
     pure = not _calls(e.left, IMPURE) and not _calls(e.right, IMPURE)
     return _gen_compare(comp, _specialized_compare(op, lf, rf, e.right), op, lf, rf, e.right, pure), "bool"
+
+
+def never_equal(comp, e, op, lt, rt, src):
+    """A comparison of types that are never equal is a mistake: it always gives one answer."""
+    hint = " (a card id is written bare: c == pearl)" if {lt, rt} == {"card", "str"} else ""
+    answer = "false" if op in ("==", "in") else "true"
+    comp.problem(src, e, f"'{op}' compares {show(lt)} with {show(rt)}, which are never equal, so "
+                 f"it is always {answer}{hint}")
+    raise CheckError
 
 
 def _to_kind(comp, fn):

@@ -46,7 +46,7 @@ class StatementsMixin:
             try:
                 self.stmt(s, src, scope, code)
             except CheckError:
-                pass
+                self.recover(s, src, scope)
         if run:
             self.fused(run, src, scope, code)
 

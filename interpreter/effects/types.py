@@ -62,3 +62,15 @@ def show(t: str) -> str:
     if t.startswith("list:"):
         return "a list of " + show(t[5:]).replace("a ", "", 1) + "s"
     return names.get(t, t)
+
+
+def can_equal(a: str, b: str) -> bool:
+    """Can a value of type a ever be equal to one of type b? (`==` between types that cannot
+    is always false: a card and a number, a list and a player.)"""
+    if a == b or "any" in (a, b) or "none" in (a, b):
+        return True
+    if {a, b} in ({"card", "kind"}, {"player", "kind"}, {"int", "bool"}):
+        return True
+    if a.startswith("list:") and b.startswith("list:"):
+        return can_equal(a[5:], b[5:])
+    return False

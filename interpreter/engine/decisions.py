@@ -74,6 +74,10 @@ def take(st, opt: Option) -> None:
     pend = st.pending
     st.pending = None
     fr = st.stack[-1]
+    if st.record:
+        for f in st.stack:  # an action suspended by this question: its entry was shown already
+            if f[0] == ACT_LOG:
+                f[2]["late"] = True
     if pend["k"] == "choose":
         fr[2][pend["var"]] = opt.value
         if st.record:

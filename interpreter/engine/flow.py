@@ -10,17 +10,11 @@ ruleset says to skip), checking end conditions after every turn. Automatic game 
 
 from __future__ import annotations
 
-from ..errors import GrimoireError, Loc
+from ..errors import GrimoireError
 from ..runtime.vm import SUSPEND
+from .faults import MAX_DEPTH, QUICK_STEPS, STEP_BUDGET, EffectRuntimeError, in_authors_words, over_budget, too_deep
 
-
-class EffectRuntimeError(GrimoireError):
-    """An effect failed while running (a bug in the ruleset that the checker cannot see)."""
-
-    def __init__(self, loc: Loc, message: str):
-        super().__init__(f"{loc}: {message}")
-        self.loc = loc
-        self.message = message
+__all__ = ["EffectRuntimeError", "run", "run_sync"]
 
 
 def _run_top(st, codes) -> bool:
@@ -44,8 +38,9 @@ def _run_top(st, codes) -> bool:
             r = instrs[pc](st, fr)
         except GrimoireError:
             raise
-        except Exception as e:  # a ruleset bug: report where it happened
-            raise EffectRuntimeError(code.loc(pc, e), f"{type(e).__name__}: {e}") from e
+        except Exception as e:  # a ruleset bug: report where it happened, in its words
+            loc = code.loc(pc, e)
+            raise EffectRuntimeError(loc, in_authors_words(e, st, loc)) from e
         if r is SUSPEND:
             return False
         if not stack or stack[-1] is not fr or st.over:
@@ -56,6 +51,7 @@ def run(st) -> None:
     """Advance the game until a decision is pending or the game is over."""
     codes = st.g.codes
     stack = st.stack  # the same list for the whole game (end_turn clears it in place)
+    steps = 0  # frame changes since the last decision: the bounds are checked only here
     while True:
         if st.over:
             stack.clear()
@@ -66,6 +62,10 @@ def run(st) -> None:
         if not stack:
             advance(st)
             continue
+        steps += 1
+        # one comparison per frame change: nesting MAX_DEPTH deep takes more steps than this
+        if steps > QUICK_STEPS and (steps > STEP_BUDGET or len(stack) > MAX_DEPTH):
+            raise over_budget(st, codes) if steps > STEP_BUDGET else too_deep(st, codes)
         if st.names_pending and st.phase == "setup":
             _apply_names(st)
         if not _run_top(st, codes):
@@ -80,8 +80,12 @@ def run_sync(st, code_id: str, local: dict) -> dict:
     st.stack = [frame]
     st.pending = None
     codes = st.g.codes
+    steps = 0
     try:
         while st.stack and not st.over:
+            steps += 1
+            if steps > STEP_BUDGET or len(st.stack) + len(saved_stack) > MAX_DEPTH:
+                raise over_budget(st, codes) if steps > STEP_BUDGET else too_deep(st, codes)
             if not _run_top(st, codes):
                 code = codes[st.stack[-1][0]]
                 loc = code.loc(st.stack[-1][1] - 1)

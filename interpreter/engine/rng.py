@@ -38,6 +38,14 @@ class Rng:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
         return ((z ^ (z >> 31)) * n) >> 64
 
+    def roll(self, n: int) -> int:
+        """A die of n faces: 1..n (a scenario's LoadedDice fixes these)."""
+        return self.below(max(1, n)) + 1
+
+    def copy(self) -> Rng:
+        """An independent generator in the same state."""
+        return Rng(self.s)
+
     def shuffle(self, xs: list) -> None:
         """Fisher-Yates, in place."""
         below = self.below

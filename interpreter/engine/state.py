@@ -83,7 +83,7 @@ class State:
         s.at = self.at[:]
         s.stack = [[f[0], f[1], f[2].copy(), f[3]] for f in self.stack]
         s.pending = self.pending
-        s.rng = Rng(self.rng.s)
+        s.rng = self.rng.copy()
         s.seed = self.seed
         s.current = self.current
         s.turn = self.turn
@@ -140,7 +140,8 @@ class State:
         return None
 
     def find_option(self, option_id) -> Option | Refusal:
-        """The option an id (or a unique prefix of an id) names, or a Refusal."""
+        """The option an exact id names, or a Refusal (a program says what it means; only the
+        terminal, for people, matches a unique prefix)."""
         if self.over or self.pending is None:
             return Refusal("the game is over; there is nothing to decide", option_id)
         opts = self.options()
@@ -151,12 +152,7 @@ class State:
         for o in opts:
             if o.id == option_id:
                 return o
-        pref = [o for o in opts if o.id.startswith(option_id)]
-        if len(pref) == 1:
-            return pref[0]
         ids = ", ".join(o.id for o in opts[:12]) + (" ..." if len(opts) > 12 else "")
-        if len(pref) > 1:
-            return Refusal(f"{option_id!r} is ambiguous: it starts {len(pref)} options", option_id)
         return Refusal(f"{option_id!r} is not a legal option now (legal: {ids})", option_id)
 
     def _take(self, opt: Option) -> None:

@@ -9,7 +9,7 @@ search bot can sample a world it cannot tell apart from the real one.
 
 from __future__ import annotations
 
-from ..runtime.options import ACT_LOG
+from ..runtime.options import ACT_LOG, SPECTATOR
 from .decisions import player_id, value_id
 from .rng import Rng
 
@@ -19,10 +19,11 @@ def _visible_counter(g, i: int, p: int) -> bool:
     return vis == 0 or (vis == 1 and g.ctr_owner[i] == p)
 
 
-def view(st, p: int) -> dict:
-    """Everything player p may know, as plain JSON-ready data."""
+def view(st, p: int | None) -> dict:
+    """Everything player p may know, as plain JSON-ready data (p None: a spectator, who sees
+    only what every player may see)."""
     g = st.g
-    bit = 1 << p
+    bit = SPECTATOR if p is None else 1 << p
     ids = g.card_ids
     cdef = g.card_def
     zones: dict = {}
@@ -38,7 +39,7 @@ def view(st, p: int) -> dict:
             f"{name}@{g.loc_ids[li]}" if li is not None else f"{name}@{player_id(st, owner)}")
         counters[key] = st.ctr[i]
     out = {
-        "you": player_id(st, p),
+        "you": None if p is None else player_id(st, p),
         "players": [player_id(st, q) for q in range(st.n)],
         "turn": st.turn,
         "current": player_id(st, st.current) if st.current is not None else None,
@@ -71,8 +72,10 @@ def deal_world(st, p: int, rng, keep_future: bool = False):
     suspended effect holds follows its place in the new deal. With `keep_future` the world
     keeps st's random future (the leak check compares worlds on the same dice)."""
     s = st.clone()
-    s._unshare()
     bit = 1 << p
+    _keep_readable_log(s, bit)  # the world's own log and (empty) history: nothing shared
+    s.history = []
+    s._cow = False
     g = s.g
     sets = g.prog.kind_sets
     cdef = g.card_def
@@ -100,8 +103,6 @@ def deal_world(st, p: int, rng, keep_future: bool = False):
             s.seen[s.zones[z][i]] = m
     if mapping:
         _remap_references(s, mapping)
-    _keep_readable_log(s, bit, mapping)
-    s.history = []
     s.rng = Rng(st.rng.s) if keep_future else Rng(rng.below(1 << 62))  # the future, too, is what p cannot know
     s._opts = None
     return s, mapping
@@ -151,6 +152,12 @@ def _remap_references(s, mapping: dict) -> None:
                     loc[k] = mapping[v]
             elif isinstance(v, list):
                 loc[k] = [mapping.get(c, c) for c in v]
+    for fr in s.stack:
+        if fr[0] == ACT_LOG:  # an action's entry awaiting its readers names the world's cards
+            i = fr[2]["i"]
+            e = s.log[i]
+            s.log[i] = [e[0], [mapping.get(v, v) if t == "card" else v for v, t in zip(e[1], e[2])],
+                        e[2], e[3], e[4]]
     pend = s.pending
     if pend is not None and pend.get("t") == "card":
         pend = dict(pend)
@@ -158,20 +165,19 @@ def _remap_references(s, mapping: dict) -> None:
         s.pending = pend
 
 
-def _keep_readable_log(s, bit: int, mapping: dict) -> None:
+def _keep_readable_log(s, bit: int) -> None:
     """Drop the log entries p may not read. An action's entry whose readers are not settled
-    yet (its ACT_LOG frame is suspended below the action) stays, naming the world's cards,
-    so that the world settles it as the real game will."""
+    yet (its ACT_LOG frame is suspended below the action) stays, so that the world settles it
+    as the real game will; `_remap_references` then names the world's cards in it."""
     pending = {fr[2]["i"]: fr for fr in s.stack if fr[0] == ACT_LOG}
+    if not pending:
+        s.log = [e for e in s.log if e[3] & bit]
+        return
     log, new_index = [], {}
     for i, e in enumerate(s.log):
-        if e[3] & bit:
+        if e[3] & bit or i in pending:
             new_index[i] = len(log)
             log.append(e)
-        elif i in pending:
-            new_index[i] = len(log)
-            args = [mapping.get(v, v) if t == "card" else v for v, t in zip(e[1], e[2])]
-            log.append([e[0], args, e[2], e[3], e[4]])
     for i, fr in pending.items():
         fr[2] = {**fr[2], "i": new_index[i]}
     s.log = log

@@ -35,6 +35,7 @@ class ActionsMixin:
                 try:
                     fn, _ = comp.expr(part, src, scope)
                 except CheckError:
+                    comp.recover(part, src, scope)
                     continue
                 used = names_in(part)
                 level = max([names.index(n) + 1 for n in names if n in used], default=0)

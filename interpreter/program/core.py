@@ -32,6 +32,7 @@ class Program(LayoutMixin, ActionsMixin, OutcomesMixin):
         self.codes: dict[str, Code] = {}
         self.prompts: set[str] = set()
         self.events_logged: dict[str, set] = {}
+        self.event_types: dict[str, dict] = {}   # event -> {argument name: type} (i18n checks)
         self.events_emitted: set[str] = set()
         self.params: dict[str, Any] = {}
         self.counter_defs: dict[str, CounterDef] = {}

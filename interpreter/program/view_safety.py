@@ -11,7 +11,7 @@ visible to `me` for certain: an option's own argument, a card of a public zone o
 `me`'s own zones (unless some effect moves cards face down into that zone), or a card `c`
 after `knows(me, c) and ...` (or `if knows(me, c)`). Any other card is *possibly hidden*:
 counting such cards is fine (`count`, `len`, `size` are in every view); reading one's
-identity (`c.value`, `c == grail`, `has`, `holder`) is not. Counters follow their declared
+identity (`c.value`, `c == some_card`, `has`, `holder`) is not. Counters follow their declared
 visibility, `side(me)` the check of `side_of` itself, and anything the check does not know
 is treated as hidden (a false alarm costs speed, never honesty).
 """

@@ -49,7 +49,9 @@ def act_options(st, pend, legal) -> list[Option]:
 
 def settle_act_log(st, fr) -> None:
     """The action has run: everyone who can now see all its cards reads it in full; the
-    others (and spectators) read it with those cards hidden."""
+    others (and spectators) read it with those cards hidden. The log only grows once it may
+    have been read: an entry is never inserted before, or shown to new readers behind, one
+    already read, so a log printed as it grows prints every line once, in order."""
     i = fr[2]["i"]
     if st._cow:
         st._unshare()
@@ -60,10 +62,21 @@ def settle_act_log(st, fr) -> None:
     for v, t in zip(args[2:], types[2:]):
         if t == "card" and v is not None:
             full &= st.seen[v] | (1 << p)
+    hidden = args[:2] + [None if t == "card" else v for v, t in zip(args[2:], types[2:])]
+    others = (everyone & ~full) | SPECTATOR
+    if fr[2].get("late"):
+        # A question came between the action and now, so the log was read (and printed)
+        # past the entry: it stays the actor's, and the others read theirs from here on.
+        me = 1 << p
+        if full == everyone:
+            st.log.append([e[0], args, types, (everyone & ~me) | SPECTATOR, e[4]])
+            return
+        if full & ~me:
+            st.log.append([e[0], args, types, full & ~me, e[4]])
+        st.log.append([e[0], hidden, types, others, e[4]])
+        return
     if full == everyone:
         st.log[i] = [e[0], args, types, -1, e[4]]
         return
-    hidden = args[:2] + [None if t == "card" else v for v, t in zip(args[2:], types[2:])]
-    others = (everyone & ~full) | SPECTATOR
     st.log[i] = [e[0], args, types, full, e[4]]
     st.log.insert(i + 1, [e[0], hidden, types, others, e[4]])

@@ -93,7 +93,7 @@ def sorted_values(xs):
 
 
 def roll(st, n):
-    return st.rng.below(max(1, n)) + 1
+    return st.rng.roll(n)
 
 
 def random_item(st, xs):
@@ -131,9 +131,14 @@ def zone_owner(st, z):
     return o if o >= 0 else None
 
 
+NO_CARD = ("move() was given none instead of a card (a choice with nothing to choose from, top() "
+           "of an empty zone, or an index past the end?)")
+NO_ZONE = "move() was given none instead of a zone (the zone of a player who does not exist?)"
+
+
 def move(st, c, z, facedown, bottom):
-    if c is None or z is None:
-        return None
+    if c is None or z is None:  # nothing moves, silently, and the rules go on wrong: say so
+        raise RuntimeError(NO_CARD if c is None else NO_ZONE)
     ops.move(st, c, z, facedown, bottom)
     return None
 

@@ -5,8 +5,9 @@ the same `play_game`, so results depend only on the seeds; the split into chunks
 decides what runs where. Each worker loads (and compiles) the ruleset once. Results are
 yielded as chunks finish, in no particular order; `run_batch` callers sort by index.
 
-Closing the generator (or Ctrl-C while waiting on it) stops the workers: finished games
-have been yielded already, unfinished ones are dropped.
+A `Session` holds the workers of one command, so that `--compare` and sweeps start them once;
+the Ray pool itself is in `ray_pool.py`. Closing the generator (or Ctrl-C while waiting on it)
+stops the workers: finished games have been yielded already, unfinished ones are dropped.
 """
 
 from __future__ import annotations
@@ -14,18 +15,24 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
+from .ray_connect import BackendError
 from .runner import SimSpec, load_game, play_game, play_seeds
 
 BACKENDS = ("local", "ray")
 
 
-def plan(seed: int, games: int, jobs: int, first: int = 0) -> list[list[tuple[int, int]]]:
-    """Split games first..games-1 into chunks of (index, seed); game i has seed `seed + i`."""
-    items = [(i, seed + i) for i in range(first, games)]
+def plan(items: list[tuple[int, int]], jobs: int) -> list[list[tuple[int, int]]]:
+    """Split (index, seed) items into chunks for a local pool of `jobs` workers."""
     size = max(1, min(16, len(items) // max(1, jobs * 8)))
     return [items[k:k + size] for k in range(0, len(items), size)]
+
+
+def batch_items(seed: int, games: int, skip: Iterable[int] = ()) -> list[tuple[int, int]]:
+    """The (index, seed) of games 0..games-1 but those in `skip`; game i has seed `seed + i`."""
+    skip = set(skip)
+    return [(i, seed + i) for i in range(games) if i not in skip]
 
 
 def default_jobs() -> int:
@@ -36,23 +43,74 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+class Session:
+    """The workers of one command: how to run batches, and (on Ray) the pool kept between them.
+
+    Raises BackendError (one line) when the backend cannot start: no Ray, a bad or unreachable
+    address, an address given to the local backend."""
+
+    def __init__(self, backend: str = "local", jobs: int | None = None, address: str | None = None,
+                 connect_timeout: float | None = None):
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown backend {backend!r} ({', '.join(BACKENDS)})")
+        self.backend, self.jobs, self.pool, self._ray, self._started = backend, jobs, None, None, False
+        if backend == "local":
+            if address:
+                raise BackendError(f"--address {address} is for --backend ray; the local backend "
+                                   f"runs on this machine")
+            self.jobs = jobs or default_jobs()
+            return
+        from .ray_connect import CONNECT_TIMEOUT, connect, import_ray
+        from .ray_pool import RayPool
+        self._ray = import_ray()
+        self._started = connect(self._ray, address, jobs, connect_timeout or CONNECT_TIMEOUT)
+        self.pool = RayPool(self._ray, jobs)
+
+    def run(self, spec: SimSpec, seed: int, games: int, skip: Iterable[int] = ()) -> Iterator[dict]:
+        """Yield the result of every game of the batch (but `skip`) as it finishes."""
+        items = batch_items(seed, games, skip)
+        if self.pool is not None:
+            return self.pool.run(spec, items)
+        if self.jobs == 1:
+            return _run_inline(spec, items)
+        return _run_pool(spec, items, self.jobs)
+
+    def info(self) -> dict:
+        """Where the games ran: backend, jobs, workers used (and on Ray nodes and version)."""
+        out = {"backend": self.backend, "jobs": self.jobs}
+        if self.pool is not None:
+            out.update(self.pool.info())
+        else:
+            out["workers"] = self.jobs
+        return out
+
+    def close(self) -> None:
+        """Stop the workers (and Ray, if this session started it)."""
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
+        if self._started:
+            self._ray.shutdown()
+            self._started = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 def run_batch(spec: SimSpec, seed: int, games: int, jobs: int | None = None,
               backend: str = "local", address: str | None = None) -> Iterator[dict]:
-    """Yield the result of every game of the batch as it finishes."""
-    if backend == "ray":
-        return _run_ray(spec, seed, games, jobs, address)
-    if backend != "local":
-        raise ValueError(f"unknown backend {backend!r} ({', '.join(BACKENDS)})")
-    jobs = jobs or default_jobs()
-    if jobs == 1:
-        return _run_inline(spec, seed, games)
-    return _run_pool(spec, seed, games, jobs)
+    """Yield the result of every game of the batch as it finishes (a session of its own)."""
+    with Session(backend, jobs, address) as session:
+        yield from session.run(spec, seed, games)
 
 
-def _run_inline(spec: SimSpec, seed: int, games: int) -> Iterator[dict]:
+def _run_inline(spec: SimSpec, items: list[tuple[int, int]]) -> Iterator[dict]:
     game = load_game(spec)
-    for i in range(games):
-        yield play_game(game, spec, seed + i, i)
+    for index, seed in items:
+        yield play_game(game, spec, seed, index)
 
 
 # ---- local process pool -------------------------------------------------------------------------
@@ -103,7 +161,7 @@ class _Interrupts:
             self.old = None
 
 
-def _run_pool(spec: SimSpec, seed: int, games: int, jobs: int) -> Iterator[dict]:
+def _run_pool(spec: SimSpec, items: list[tuple[int, int]], jobs: int) -> Iterator[dict]:
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     # fork where there is one: workers start fast and scripts need no `if __name__ ==
@@ -113,7 +171,7 @@ def _run_pool(spec: SimSpec, seed: int, games: int, jobs: int) -> Iterator[dict]
     ctx = multiprocessing.get_context(method)
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
                                initargs=(spec,))
-    chunks = iter(plan(seed, games, jobs))
+    chunks = iter(plan(items, jobs))
     pending: set = set()
 
     def fill() -> None:  # a few chunks in flight per worker, not the whole batch
@@ -143,57 +201,3 @@ def _run_pool(spec: SimSpec, seed: int, games: int, jobs: int) -> Iterator[dict]
                 p.terminate()
         for p in procs:
             p.join(timeout=5)
-
-
-# ---- Ray ------------------------------------------------------------------------------------------
-
-def _run_ray(spec: SimSpec, seed: int, games: int, jobs: int | None, address: str | None) -> Iterator[dict]:
-    try:
-        import ray
-    except ImportError as e:
-        raise RuntimeError("the Ray backend needs Ray: pip install 'grimoire[ray]'") from e
-    started = False
-    if not ray.is_initialized():
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=jobs, log_to_driver=False)
-        started = True
-    try:
-        yield from _ray_batch(ray, spec, seed, games, jobs)
-    finally:
-        if started:
-            ray.shutdown()
-
-
-def _ray_batch(ray, spec: SimSpec, seed: int, games: int, jobs: int | None) -> Iterator[dict]:
-    @ray.remote
-    class Worker:
-        """Holds one compiled ruleset and plays chunks of seeds."""
-
-        def __init__(self, spec):
-            self.spec = spec
-            self.game = load_game(spec)
-
-        def play(self, items):
-            return play_seeds(self.game, self.spec, items)
-
-    n = jobs or max(1, int(ray.available_resources().get("CPU", 1)))
-    workers = [Worker.remote(spec) for _ in range(n)]
-    chunks = plan(seed, games, n)
-    chunks.reverse()
-    running: dict = {}
-    try:
-        for w in workers:  # two chunks in flight per worker hides the round trip
-            for _ in range(2):
-                if chunks:
-                    running[w.play.remote(chunks.pop())] = w
-        while running:
-            [ref], _ = ray.wait(list(running), num_returns=1)
-            w = running.pop(ref)
-            if chunks:
-                running[w.play.remote(chunks.pop())] = w
-            yield from ray.get(ref)
-    finally:
-        for w in workers:
-            ray.kill(w)

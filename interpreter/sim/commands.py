@@ -9,14 +9,18 @@ the reports are written for them, marked interrupted.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 import time
 from contextlib import closing
 from pathlib import Path
 
-from .backends import BACKENDS, default_jobs, run_batch
+from ..bots.plugin import is_plugin, load_bot_class
+from .backends import BACKENDS, default_jobs
+from .report import write_atomic_bytes
 from .runner import SimSpec
 from .stats import compare, summarize
+from .sweep import base_value, curve, fresh_out, never_won, parse_sweep, point_name, run_name, sweep_png, sweep_variants
 
 BOT_KINDS = ("random", "policy", "mcts")
 
@@ -24,11 +28,13 @@ BOT_KINDS = ("random", "policy", "mcts")
 def register(sub) -> None:
     """Add the `simulate` subcommand."""
     s = sub.add_parser("simulate", help="play many seeded games with bots and report statistics")
-    s.add_argument("ruleset")
+    s.add_argument("ruleset", nargs="?", help="a ruleset directory or a shipped ruleset's name "
+                   "(not with --resume)")
     s.add_argument("--variant", action="append", default=[], help="a variant file (repeatable)")
-    s.add_argument("--games", type=int, required=True, help="how many games (per run)")
+    s.add_argument("--games", type=int, help="how many games (per run; with --resume, a new total)")
     s.add_argument("--bots", default="random",
-                   help="random, policy or mcts for every seat, or one per seat: mcts,policy,random")
+                   help="random, policy, mcts or package.module:Class for every seat, or one per seat: "
+                   "mcts,policy,random")
     s.add_argument("--temperature", type=float, default=0.0,
                    help="policy bots draw options by softmax at this temperature (0: the best)")
     s.add_argument("--rotate", action="store_true", help="game i shifts the seats' bots by i")
@@ -36,11 +42,19 @@ def register(sub) -> None:
     s.add_argument("--seed", type=int, default=1, help="game i uses seed SEED+i (default 1)")
     s.add_argument("--jobs", type=int, help=f"worker processes (default: all cores, {default_jobs()})")
     s.add_argument("--backend", choices=BACKENDS, default="local")
-    s.add_argument("--address", help="a Ray cluster to join (with --backend ray)")
+    s.add_argument("--address", help="a Ray cluster to join, HOST:PORT, ray://HOST:PORT or auto (with "
+                   "--backend ray; default: RAY_ADDRESS, else Ray is started here)")
+    s.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",
+                   help="give up joining the Ray cluster after this long (default 30)")
+    s.add_argument("--resume", metavar="DIR", help="continue the run whose reports are in DIR: play the "
+                   "games its games.jsonl lacks (same ruleset, bots and seeds)")
     s.add_argument("--compare", action="store_true",
                    help="also play the base ruleset on the same seeds and compare")
     s.add_argument("--out", help="directory for results.json, games.csv, chart.png, games.jsonl "
-                   "(default: simulate-RULESET)")
+                   "(default: a new simulate-RULESET, simulate-RULESET-2, ... per run)")
+    s.add_argument("--sweep", metavar="PARAM=A..B[:STEP]",
+                   help="one run per value of a param (or PARAM=A,B,C), on the same seeds; sweep.png "
+                   "charts each side's win rate against the value")
     s.add_argument("--scenario", help="a scenario file: every game starts from its position (its setup, "
                    "`given` and `when`, with game i's seed); its players and seat names are used")
     s.add_argument("--budget", type=int, default=100, help="MCTS iterations per decision")
@@ -55,16 +69,37 @@ def cmd_simulate(args) -> int:
     from ..game import load
     out_console = Console()
     err = Console(stderr=True)
+    from ..errors import GrimoireError
+    from .resume import apply_request
+    if args.resume:
+        if args.ruleset:
+            err.print("error: --resume DIR takes the ruleset and the games from DIR/run.json; "
+                      "give no ruleset", soft_wrap=True, markup=False)
+            return 2
+        try:
+            apply_request(args)
+        except GrimoireError as e:
+            err.print(f"error: {e}", soft_wrap=True, markup=False)
+            return 2
+    if args.ruleset is None or args.games is None:
+        err.print("error: simulate needs a ruleset and --games (or --resume DIR)")
+        return 2
     if args.games < 1:
         err.print("error: --games must be at least 1")
         return 2
     bots = tuple(b.strip() for b in args.bots.split(","))
-    bad = [b for b in bots if b not in BOT_KINDS]
+    bad = [b for b in bots if b not in BOT_KINDS and not is_plugin(b)]
     if bad:
-        err.print(f"error: unknown bot {bad[0]!r} (random, policy or mcts)")
+        err.print(f"error: unknown bot {bad[0]!r} (random, policy, mcts or package.module:Class)")
         return 2
+    for b in bots:
+        if is_plugin(b):
+            load_bot_class(b)  # an unusable class is refused before any game is played
     if args.compare and not args.variant:
         err.print("error: --compare needs at least one --variant to compare with the base")
+        return 2
+    if args.compare and args.sweep:
+        err.print("error: --sweep compares its values already; leave out --compare")
         return 2
     game = load(args.ruleset, args.variant)  # located problems are printed by the CLI
     rs = game.ruleset
@@ -91,22 +126,52 @@ def cmd_simulate(args) -> int:
               "rotate": args.rotate, "scenario": scenario,
               "options": {"temperature": args.temperature} if args.temperature else {}}
     ruleset = str(game.path)
-    specs = {"variant" if args.compare else "run": SimSpec(ruleset, tuple(args.variant), **common)}
-    if args.compare:
-        specs = {"base": SimSpec(ruleset, (), **common), **specs}
-    out = Path(args.out or f"simulate-{rs.id}")
-    out.mkdir(parents=True, exist_ok=True)
-    jobs = args.jobs or (None if args.backend == "ray" else default_jobs())
-    runs: dict[str, list[dict]] = {name: [] for name in specs}
-    interrupted = False
+    if args.sweep:  # a mistake in it is reported before anything is written
+        param, values = parse_sweep(args.sweep)
+        base = base_value(rs, param, players)
+    from .backends import Session
+    try:
+        session = Session(args.backend, args.jobs, args.address, args.connect_timeout)
+    except GrimoireError as e:  # no Ray, a bad or unreachable address: one line, before any file
+        err.print(f"error: {e}", soft_wrap=True, markup=False)
+        return 2
+    try:  # the session holds workers (and maybe a Ray it started) until the run ends
+        out = Path(args.out) if args.out else fresh_out(f"simulate-{rs.id}")
+        problem = _check_out(out)  # before any game is played: a game is never lost to a bad path
+        if problem:
+            err.print(f"error: {problem}", soft_wrap=True, markup=False)
+            session.close()
+            return 2
+        out.mkdir(parents=True, exist_ok=True)
+        names = (rs.id, run_name(rs.id, args.variant))  # tables and charts name runs by their rules
+        specs = {names[1]: SimSpec(ruleset, tuple(args.variant), **common)}
+        if args.compare:
+            specs = {names[0]: SimSpec(ruleset, (), **common), **specs}
+        sweep = None
+        if args.sweep:
+            files = sweep_variants(out, rs, param, values, players)
+            points = [(v, point_name(param, v, base)) for v in values]
+            specs = {name: SimSpec(ruleset, tuple(args.variant) + ((files[v],) if files[v] else ()), **common)
+                     for v, name in points}
+            sweep = (param, points)
+        from .report import GameLog
+        from .resume import finished_games, save_request
+        args.ruleset_path = ruleset
+        runs = {n: [r for r in rs_ if r["index"] < args.games]
+                for n, rs_ in finished_games(out, specs).items()} if args.resume else {n: [] for n in specs}
+        resumed = sum(map(len, runs.values()))
+        save_request(out, args)
+        log = GameLog(out / "games.jsonl", [(n, r) for n, rs_ in runs.items() for r in rs_])
+    except BaseException:
+        session.close()
+        raise
+    interrupted, failure = False, None
     t0 = time.perf_counter()
-    from .report import GameLog
-    log = GameLog(out / "games.jsonl")
     try:
         with _progress(err, args.quiet) as progress:
             for name, spec in specs.items():
-                task = progress.add_task(f"{rs.id} {name}", total=args.games)
-                batch = run_batch(spec, args.seed, args.games, jobs, args.backend, args.address)
+                task = progress.add_task(f"{rs.id} {name}", total=args.games, completed=len(runs[name]))
+                batch = session.run(spec, args.seed, args.games, skip={r["index"] for r in runs[name]})
                 with closing(batch):
                     for r in batch:
                         runs[name].append(r)
@@ -115,18 +180,61 @@ def cmd_simulate(args) -> int:
     except KeyboardInterrupt:
         interrupted = True
         err.print(f"interrupted: keeping the {sum(map(len, runs.values()))} finished games")
+    except Exception as e:  # the workers failed: the games played so far are still reported
+        failure = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        err.print(f"error: the run stopped: {failure}; keeping the {sum(map(len, runs.values()))} "
+                  f"finished games (continue with --resume {out})", soft_wrap=True, markup=False)
     finally:
         log.close()
+        execution = session.info()
+        session.close()
     seconds = time.perf_counter() - t0
-    report = _report(args, rs, players, bots, jobs, runs, seconds, interrupted)
+    execution.update(seconds=round(seconds, 3), resumed_games=resumed,
+                     games_per_second=round((sum(map(len, runs.values())) - resumed) / seconds, 3)
+                     if seconds > 0 else None)
+    report = _report(args, rs, players, bots, execution, runs, interrupted, failure, names)
     from .report import write_reports
     title = f"{rs.id}" + (f" + {', '.join(Path(v).stem for v in args.variant)}" if args.variant else "") \
         + f": {players} players, {'/'.join(bots)} bots" \
         + (f", from {Path(args.scenario).stem}" if args.scenario else "")
+    if sweep:
+        param, points = sweep
+        data = curve(report["summary"], points)
+        report["sweep"] = {"param": param, "values": [v for v, _ in points],
+                           "runs": [n for _, n in points], "by_side": data}
     paths = write_reports(out, report, runs, title)
+    if sweep:
+        write_atomic_bytes(out / "sweep.png", sweep_png(sweep[0], report["sweep"]["by_side"],
+                                                        title + f" ({args.games} games per value)"))
+        paths.append(out / "sweep.png")
     _print_summary(out_console, report, bots)
+    for w in never_won(report["summary"]):
+        err.print(w, soft_wrap=True, markup=False)
     out_console.print(f"wrote {', '.join(str(p) for p in paths)} and {out / 'games.jsonl'}")
+    if failure:
+        return 1
     return 130 if interrupted else 0
+
+
+def have_ray() -> bool:
+    """Ray is installed (the optional extra `grimoire[ray]`)."""
+    return importlib.util.find_spec("ray") is not None
+
+
+def _check_out(out: Path) -> str | None:
+    """Why the results cannot be written to directory `out` (None if they can)."""
+    from ..files import OutputError, check_writable
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        return f"--out {out} is a file, not a directory"
+    except OSError as e:
+        return f"cannot create --out directory {out}: {e.strerror or e}"
+    try:
+        check_writable(out / "games.jsonl")
+    except OutputError as e:
+        return str(e)
+    return None
 
 
 def _check_scenario(args, game):
@@ -147,19 +255,22 @@ def _check_scenario(args, game):
     return pos, None
 
 
-def _report(args, rs, players, bots, jobs, runs, seconds, interrupted) -> dict:
-    total = sum(map(len, runs.values()))
+def _report(args, rs, players, bots, execution, runs, interrupted, failure, names) -> dict:
+    """results.json without its games. Everything but `execution` (backend, workers, nodes,
+    timings) depends only on the request and the seeds: summaries are over games by index."""
+    from .resume import as_typed
+    typed = as_typed(args)  # a resumed run reports the paths the first run was given
+    runs = {name: sorted(rs_, key=lambda r: r["index"]) for name, rs_ in runs.items()}
     report = {
-        "format": "grimoire-simulation", "version": 1,
-        "ruleset": rs.id, "variants": list(args.variant), "players": players, "bots": list(bots),
-        "rotate": args.rotate, "budget": args.budget, "depth": args.depth, "scenario": args.scenario,
-        "seed": args.seed, "games_requested": args.games, "backend": args.backend, "jobs": jobs,
-        "interrupted": interrupted, "seconds": round(seconds, 3),
-        "games_per_second": round(total / seconds, 3) if seconds > 0 else None,
+        "format": "grimoire-simulation", "version": 2,
+        "ruleset": rs.id, "variants": typed["variant"], "players": players, "bots": list(bots),
+        "rotate": args.rotate, "budget": args.budget, "depth": args.depth, "scenario": typed["scenario"],
+        "seed": args.seed, "games_requested": args.games, "interrupted": interrupted, "failure": failure,
         "summary": {name: summarize(rs_) for name, rs_ in runs.items()},
     }
     if args.compare:
-        report["comparison"] = compare(runs["base"], runs["variant"])
+        report["comparison"] = dict(compare(runs[names[0]], runs[names[1]]), names=list(names))
+    report["execution"] = execution
     return report
 
 
@@ -226,7 +337,8 @@ def _ci(ci) -> str:
 def _print_summary(console, report: dict, bots) -> None:
     from rich.table import Table
     for name, s in report["summary"].items():
-        t = Table(title=f"{report['ruleset']} — {name}: {s['played']} games"
+        label = name if name == report["ruleset"] else f"{report['ruleset']} — {name}"
+        t = Table(title=f"{label}: {s['played']} games"
                   + (f", {s['errors']} stopped by errors" if s["errors"] else "")
                   + (" (interrupted)" if report["interrupted"] else ""))
         t.add_column("side")
@@ -252,9 +364,10 @@ def _print_summary(console, report: dict, bots) -> None:
                                                        for k, v in s["stats"].items()))
     cmp = report.get("comparison")
     if cmp:
-        t = Table(title=f"variant against base, on {cmp['paired_games']} paired seeds")
+        base, var = cmp["names"]
+        t = Table(title=f"{var} against {base}, on {cmp['paired_games']} paired seeds")
         t.caption = "diff: points; p: McNemar on paired games (length and stats: paired z)"
-        for col in ("side", "base", "variant", "diff", "95% CI", "p", "sig."):
+        for col in ("side", base, var, "diff", "95% CI", "p", "sig."):
             t.add_column(col, justify="left" if col in ("side", "sig.") else "right", no_wrap=True)
         for side, c in cmp["by_side"].items():
             t.add_row(side, _pct(c["base"]["rate"]), _pct(c["variant"]["rate"]),
@@ -269,7 +382,10 @@ def _print_summary(console, report: dict, bots) -> None:
                       f"{d['ci95'][0]:+.2f}…{d['ci95'][1]:+.2f}", f"{d['p']:.3g}",
                       "yes" if d["p"] < 0.05 else "")
         console.print(t)
-    if report.get("games_per_second"):
-        console.print(f"  {report['seconds']:.1f} s, {report['games_per_second']:.1f} games/s "
-                      f"({report['backend']}, {report['jobs'] or 'all'} jobs)")
+    ex = report["execution"]
+    if ex.get("games_per_second"):
+        where = f"{ex['jobs'] or 'all'} jobs" + (f", {ex['workers']} workers on {ex['nodes']} nodes"
+                                                   if "nodes" in ex else "")
+        console.print(f"  {ex['seconds']:.1f} s, {ex['games_per_second']:.1f} games/s "
+                      f"({ex['backend']}, {where})")
     sys.stdout.flush()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from pathlib import Path
 
 CSV_FIELDS = ["run", "index", "seed", "players", "bots", "winners", "sides", "reason",
@@ -19,28 +18,30 @@ CSV_FIELDS = ["run", "index", "seed", "players", "bots", "winners", "sides", "re
 
 def write_atomic_bytes(path: Path, data: bytes) -> None:
     """Write a file so that it holds either its old content or all the new content."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    from ..files import write_atomic
+    write_atomic(path, data)
 
 
 class GameLog:
     """games.jsonl: one JSON line per finished game, flushed as it comes."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, kept: list[tuple[str, dict]] = ()):
+        """Start the file with the `kept` (run, result) lines of a resumed run, written whole."""
         self.path = path
-        self.f = open(path, "w", encoding="utf-8")  # noqa: SIM115 -- open for the whole run
+        write_atomic_bytes(path, "".join(_line(run, r) for run, r in kept).encode())
+        self.f = open(path, "a", encoding="utf-8")  # noqa: SIM115 -- open for the whole run
 
     def add(self, run: str, result: dict) -> None:
         """Append one game's result."""
-        self.f.write(json.dumps({"run": run, **result}, ensure_ascii=False) + "\n")
+        self.f.write(_line(run, result))
         self.f.flush()
 
     def close(self) -> None:
         self.f.close()
+
+
+def _line(run: str, result: dict) -> str:
+    return json.dumps({"run": run, **result}, ensure_ascii=False) + "\n"
 
 
 def games_csv(runs: dict[str, list[dict]]) -> str:
@@ -78,7 +79,8 @@ def chart_png(summaries: dict[str, dict], runs: dict[str, list[dict]], title: st
     ax2.set_xlabel("decisions per game")
     ax2.set_ylabel("games")
     ax2.set_title("game length")
-    ax2.legend(fontsize=8)
+    if ax2.get_legend_handles_labels()[0]:  # no game played: no legend
+        ax2.legend(fontsize=8)
     fig.suptitle(title)
     fig.tight_layout()
     buf = io.BytesIO()
@@ -104,15 +106,23 @@ def _rate_bars(ax, summaries: dict[str, dict], key: str, title: str) -> None:
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate (95% Wilson interval)")
     ax.set_title(title)
-    ax.legend(fontsize=8)
+    if summaries and names:
+        ax.legend(fontsize=8)
 
 
 def write_reports(out: Path, report: dict, runs: dict[str, list[dict]], title: str) -> list[Path]:
     """Write results.json, games.csv and chart.png into out; return their paths."""
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / "results.json", out / "games.csv", out / "chart.png"]
-    doc = dict(report, games={run: sorted(rs, key=lambda r: r["index"]) for run, rs in runs.items()})
+    # per-game seconds stay in games.csv and games.jsonl: results.json depends on the seeds only
+    doc = dict(report, games={run: [{k: v for k, v in r.items() if k != "seconds"}
+                                    for r in sorted(rs, key=lambda r: r["index"])]
+                              for run, rs in runs.items()})
+    execution = doc.pop("execution", None)
+    if execution is not None:  # last, so that everything above it compares byte for byte
+        doc["execution"] = execution
     write_atomic_bytes(paths[0], (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode())
-    write_atomic_bytes(paths[1], games_csv({k: doc["games"][k] for k in runs}).encode())
+    write_atomic_bytes(paths[1], games_csv({k: sorted(rs, key=lambda r: r["index"])
+                                            for k, rs in runs.items()}).encode())
     write_atomic_bytes(paths[2], chart_png(report["summary"], runs, title))
     return paths

@@ -1,0 +1,1 @@
+"""Tools for rules authors: the merge schema, variant checks, the language server."""

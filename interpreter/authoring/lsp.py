@@ -1,0 +1,178 @@
+"""`grimoire lsp`: a language server for rulesets, on pygls (extra: `lsp`).
+
+Pipeline position: the outermost layer, like the CLI; it speaks the Language Server Protocol
+over stdio to an editor. For a YAML file of a ruleset (its own files, a variant, a scenario,
+a locale) it publishes the problems `grimoire validate` finds, effect code included, as the
+author types (the unsaved text is checked); inside effect code it completes zones, counters,
+params, cards, locations, procedures, actions and built-ins (with signatures), shows a
+built-in's documentation on hover, and goes to the definition of a procedure, card, param,
+zone, counter, location or action. It runs beside yaml-language-server, which completes and
+checks the YAML keys from `schemas/`: this server only answers for names and effect code.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..errors import Loc
+
+_KIND = {"zone": 6, "counter": 6, "param": 21, "card": 12, "location": 12, "procedure": 3,
+         "action": 3, "built-in": 3}  # lsprotocol CompletionItemKind: Variable, Constant, Value, Function
+
+
+def _path(uri: str) -> Path:
+    from pygls.uris import to_fs_path
+    return Path(to_fs_path(uri))
+
+
+def _range(types, loc: Loc, lines: list[str]):
+    """A problem's range: from its column to the end of the word written there."""
+    line = max(loc.line - 1, 0)
+    col = max(loc.col - 1, 0)
+    text = lines[line] if line < len(lines) else ""
+    end = col
+    while end < len(text) and (text[end].isalnum() or text[end] in "_."):
+        end += 1
+    return types.Range(start=types.Position(line=line, character=col),
+                       end=types.Position(line=line, character=max(end, col + 1)))
+
+
+def _in_code(lines: list[str], row: int, col: int) -> bool:
+    """Is column `col` of line `row` in a value (where effect code is written), not in a key?"""
+    line = lines[row] if row < len(lines) else ""
+    indent = len(line) - len(line.lstrip())
+    for above in reversed(lines[:row]):  # inside a block scalar (key: |) every column is code
+        if above.strip() and len(above) - len(above.lstrip()) < indent:
+            if above.split(" #")[0].rstrip().endswith(("|", "|-", "|+", ">", ">-")):
+                return True
+            break
+    head = line[:col].strip()
+    if head.startswith("- ") or ":" in head:
+        return True
+    return ":" not in line[col:]  # a word before the key's colon is a key
+
+
+def build_server():
+    """The pygls LanguageServer with every feature registered."""
+    from lsprotocol import types
+    from pygls.lsp.server import LanguageServer
+
+    from .lsp_index import check, ruleset_root, word_at
+
+    server = LanguageServer("grimoire-lsp", "0.1.0")
+    names: dict[Path, object] = {}       # ruleset folder -> its last Names that compiled
+    published: dict[Path, set] = {}      # ruleset folder -> files given diagnostics last time
+
+    def buffers() -> dict[Path, str]:
+        return {_path(uri): doc.source for uri, doc in server.workspace.text_documents.items()}
+
+    def diagnose(uri: str) -> None:
+        file = _path(uri)
+        root = ruleset_root(file)
+        if root is None or file.suffix not in (".yaml", ".yml"):
+            return
+        problems, found = check(file, buffers())
+        if found is not None:
+            names[root] = found
+        by_file: dict[str, list] = {}
+        for p in problems:
+            by_file.setdefault(str(Path(p.loc.file).resolve()), []).append(p)
+        by_file.setdefault(str(file.resolve()), [])
+        for f in published.get(root, set()) - set(by_file):
+            by_file[f] = []  # fixed since the last check: clear it
+        published[root] = {f for f, ps in by_file.items() if ps}
+        for f, ps in by_file.items():
+            try:
+                lines = Path(f).read_text(encoding="utf-8").splitlines()
+            except OSError:
+                lines = []
+            open_doc = server.workspace.text_documents.get(Path(f).as_uri())
+            if open_doc is not None:
+                lines = open_doc.source.splitlines()
+            diags = [types.Diagnostic(range=_range(types, p.loc, lines), message=p.message,
+                                      severity=types.DiagnosticSeverity.Error, source="grimoire")
+                     for p in ps]
+            server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=Path(f).as_uri(), diagnostics=diags))
+
+    def index_for(uri: str):
+        root = ruleset_root(_path(uri))
+        if root is None:
+            return None
+        if root not in names:
+            diagnose(uri)
+        return names.get(root)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls, params: types.DidOpenTextDocumentParams):
+        diagnose(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls, params: types.DidChangeTextDocumentParams):
+        diagnose(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls, params: types.DidSaveTextDocumentParams):
+        diagnose(params.text_document.uri)
+
+    def word(params):
+        doc = server.workspace.get_text_document(params.text_document.uri)
+        lines = doc.source.splitlines()
+        line = lines[params.position.line] if params.position.line < len(lines) else ""
+        return line, word_at(line, params.position.character)
+
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["(", " ", "["]))
+    def completion(ls, params: types.CompletionParams):
+        line, (w, start, _) = word(params)
+        idx = index_for(params.text_document.uri)
+        lines = server.workspace.get_text_document(params.text_document.uri).source.splitlines()
+        if idx is None or not _in_code(lines, params.position.line, start):
+            return types.CompletionList(is_incomplete=False, items=[])
+        prefix = line[start:params.position.character]
+        items = [types.CompletionItem(label=n.name, kind=types.CompletionItemKind(_KIND.get(n.kind, 6)),
+                                      detail=n.detail, sort_text=f"{int(n.kind == 'built-in')}{n.name}",
+                                      documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=n.doc))
+                 for n in idx.complete(prefix)]
+        return types.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls, params: types.HoverParams):
+        line, (w, start, end) = word(params)
+        idx = index_for(params.text_document.uri)
+        n = idx.get(w) if idx is not None and w else None
+        if n is None:
+            return None
+        rng = types.Range(start=types.Position(line=params.position.line, character=start),
+                          end=types.Position(line=params.position.line, character=end))
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=n.doc), range=rng)
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls, params: types.DefinitionParams):
+        line, (w, _, _) = word(params)
+        idx = index_for(params.text_document.uri)
+        n = idx.get(w) if idx is not None and w else None
+        if n is None or n.loc is None:
+            return None
+        p = types.Position(line=max(n.loc.line - 1, 0), character=max(n.loc.col - 1, 0))
+        return types.Location(uri=Path(n.loc.file).resolve().as_uri(), range=types.Range(start=p, end=p))
+
+    return server
+
+
+def cmd_lsp(args) -> int:
+    """Serve the Language Server Protocol on stdin/stdout until the editor says exit."""
+    try:
+        server = build_server()
+    except ModuleNotFoundError as e:
+        print(f"error: grimoire lsp needs {e.name}: pip install -e \".[lsp]\"", file=sys.stderr)
+        return 1
+    server.start_io()
+    return 0
+
+
+def register(sub) -> None:
+    """Add the `lsp` subcommand."""
+    p = sub.add_parser("lsp", help="a language server for rulesets (diagnostics, completion, hover, "
+                       "definition) over stdio, for VS Code, Neovim, ...")
+    p.set_defaults(fn=cmd_lsp)

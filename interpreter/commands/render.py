@@ -1,0 +1,27 @@
+"""`grimoire render RULESET --lang L --out DIR`: the printable card sheet.
+
+Pipeline position: commands, over `interpreter.render`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..render import render_cards
+from .i18n import _ruleset_dir, _ui, cli_text
+
+
+def cmd_render(args) -> int:
+    root = _ruleset_dir(args.ruleset)
+    ui = _ui(args)
+    rendered, missing, tight = render_cards(root, args.lang, Path(args.out), args.variant)
+    if missing:
+        ids = ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
+        print(cli_text(ui, "cli-render-missing", {"n": len(missing), "lang": args.lang, "ids": ids}), file=sys.stderr)
+    if tight:
+        print(cli_text(ui, "cli-render-tight", {"n": len(tight), "ids": ", ".join(tight[:8])}), file=sys.stderr)
+    print(cli_text(_ui(args), "cli-rendered", {"page": str(Path(args.out) / "index.html"), "n": len(rendered),
+                                               "dir": str(Path(args.out) / "cards")}))
+    return 0
+
+

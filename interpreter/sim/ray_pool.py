@@ -1,0 +1,222 @@
+"""The Ray backend: a pool of actors, one CPU each, that follows the cluster and survives losses.
+
+Pipeline position: under `backends.py`, over the runner and the bundle. Ray's scheduler places
+the actors (each declares `num_cpus=1`, so `--jobs 8` on two CPUs runs two at a time, not
+eight); the pool asks for as many as the cluster has CPUs, looks again every few seconds, and
+grows as nodes join. A chunk goes to an actor once it has started, so a pending actor holds no
+work. A chunk whose actor dies (a killed process, a lost node) goes back to the queue and is
+played again elsewhere: games are deterministic, so the retry gives exactly the result the
+lost one would have. Chunks are sized from the measured seconds per game, about a second of
+work each, and smaller near the end so that no worker is left with the tail. The pool is kept
+across batches (`--compare`, sweeps): actors start once, and hold each compiled ruleset.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator
+
+from .bundle import Bundle, pack, unpack
+from .ray_connect import BackendError
+from .runner import SimSpec, load_game, play_seeds
+
+CHUNK_SECONDS = 1.0    # work per chunk, from the measured time per game
+MAX_CHUNK = 256
+RESCALE_SECONDS = 3.0  # how often the pool looks at the cluster's CPUs
+MAX_RETRIES = 3        # a chunk that has killed this many workers stops the run
+
+
+class _Worker:
+    """One actor: unpacks a batch's files once, keeps the compiled game, plays chunks."""
+
+    def __init__(self):
+        self.games: dict = {}
+
+    def ready(self) -> dict:
+        import ray
+        return {"pid": os.getpid(), "node": ray.get_runtime_context().get_node_id()}
+
+    def where(self) -> dict:
+        """Where this worker's code comes from (the tests check it is not the driver's checkout)."""
+        return {"interpreter": sys.modules["interpreter"].__file__, "sys_path": list(sys.path), "cwd": os.getcwd()}
+
+    def play(self, key: str, holder: list, items: list) -> list[dict]:
+        got = self.games.get(key)
+        if got is None:
+            import ray
+            bundle: Bundle = ray.get(holder[0])
+            spec = unpack(bundle)
+            try:
+                got = self.games[key] = (spec, load_game(spec))
+            finally:  # compiled: the files are not read again
+                shutil.rmtree(os.path.dirname(spec.ruleset), ignore_errors=True)
+        spec, game = got
+        return play_seeds(game, spec, items)
+
+
+class _Sizer:
+    """Games per chunk: about CHUNK_SECONDS of work by the measured seconds per game."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.seconds = 0.0
+
+    def add(self, results: list[dict]) -> None:
+        self.games += len(results)
+        self.seconds += sum(r.get("seconds", 0.0) for r in results)
+
+    def size(self, left: int, workers: int) -> int:
+        if not self.games:
+            return 1  # the first chunks measure
+        per_game = max(self.seconds / self.games, 1e-5)
+        tail = max(1, left // max(1, 2 * workers))  # near the end every worker gets a share
+        return max(1, min(MAX_CHUNK, int(CHUNK_SECONDS / per_game), tail))
+
+
+class RayPool:
+    """Actors on a Ray cluster, kept for every batch of one command."""
+
+    def __init__(self, ray, jobs: int | None = None):
+        self.ray = ray
+        self.jobs = jobs
+        self.actor_class = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
+        self.idle: list = []
+        self.starting: dict = {}  # ready ref -> actor
+        self.busy: dict = {}      # result ref -> (actor, chunk)
+        self.info_of: dict = {}   # actor id -> its ready() info
+        self.used: set = set()    # actors that finished a chunk
+        self.bundles: dict = {}
+        self.lost = 0
+        self.start_failures: list[str] = []
+        self._looked = 0.0
+        errors = ray.exceptions
+        self.lost_errors = tuple(getattr(errors, n) for n in (
+            "RayActorError", "WorkerCrashedError", "ObjectLostError", "NodeDiedError",
+            "OwnerDiedError", "ActorUnavailableError") if hasattr(errors, n))
+        # an actor that cannot start: its __init__ failed, or its runtime_env (code) could not be set up
+        self.start_errors = tuple(getattr(errors, n) for n in ("RayTaskError", "RuntimeEnvSetupError")
+                                  if hasattr(errors, n))
+
+    # ---- the cluster -----------------------------------------------------------------------
+
+    def wanted(self) -> int:
+        """How many actors: --jobs, else one per CPU of the cluster now."""
+        if self.jobs:
+            return self.jobs
+        return max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+
+    def alive(self) -> int:
+        return len(self.idle) + len(self.starting) + len(self.busy)
+
+    def scale(self, force: bool = False) -> None:
+        """Start actors up to `wanted()` (looked up at most every RESCALE_SECONDS)."""
+        now = time.monotonic()
+        if not force and now - self._looked < RESCALE_SECONDS:
+            return
+        self._looked = now
+        for _ in range(self.wanted() - self.alive()):
+            a = self.actor_class.remote()
+            self.starting[a.ready.remote()] = a
+
+    def workers(self) -> list:
+        """The started actors (idle or playing)."""
+        return self.idle + [a for a, _ in self.busy.values()]
+
+    def info(self) -> dict:
+        """Workers used, nodes, Ray version: for results.json."""
+        used = [self.info_of[k] for k in self.used if k in self.info_of]
+        return {"workers": len(used), "nodes": len({i["node"] for i in used}),
+                "ray_version": self.ray.__version__, "workers_lost": self.lost}
+
+    # ---- a batch --------------------------------------------------------------------------
+
+    def _ship(self, spec: SimSpec) -> tuple[str, list]:
+        """The bundle of a spec in the object store, once per command (driver reads files once)."""
+        bundle = pack(spec)
+        if bundle.key not in self.bundles:
+            self.bundles[bundle.key] = [self.ray.put(bundle)]  # in a list: Ray passes the ref as is
+        return bundle.key, self.bundles[bundle.key]
+
+    def run(self, spec: SimSpec, items: Iterable[tuple[int, int]]) -> Iterator[dict]:
+        """Play the (index, seed) items; yield results as chunks finish."""
+        ray = self.ray
+        key, holder = self._ship(spec)
+        queue = deque(items)
+        left = {index for index, _ in queue}  # a retried chunk may also have finished: once each
+        sizer = _Sizer()
+        tries: Counter = Counter()
+        self.scale(force=True)
+        try:
+            while left:
+                self.scale()
+                while self.idle and queue:
+                    n = sizer.size(len(queue), self.alive())
+                    chunk = [queue.popleft() for _ in range(min(n, len(queue)))]
+                    a = self.idle.pop()
+                    self.busy[a.play.remote(key, holder, chunk)] = (a, chunk)
+                if not queue and not self.busy:  # cannot happen: every game is queued, running or done
+                    raise BackendError(f"{len(left)} games were neither queued nor running")
+                refs = list(self.starting) + list(self.busy)
+                if not refs:
+                    self.scale(force=True)
+                    continue
+                done, _ = ray.wait(refs, num_returns=1, timeout=1.0)
+                for ref in done:
+                    if ref in self.starting:
+                        self._started(ref)
+                        continue
+                    a, chunk = self.busy.pop(ref)
+                    try:
+                        results = ray.get(ref)
+                    except self.lost_errors:
+                        self._lost(a, chunk, tries)
+                        queue.extendleft(reversed([it for it in chunk if it[0] in left]))
+                        continue
+                    self.idle.append(a)
+                    self.used.add(a._actor_id.hex())
+                    sizer.add(results)
+                    for r in results:
+                        if r["index"] in left:
+                            left.discard(r["index"])
+                            yield r
+        finally:
+            if self.busy:  # stopped early (Ctrl-C, an error): those actors' work is dropped
+                for a, _ in self.busy.values():
+                    self._kill(a)
+                self.busy.clear()
+
+    def _started(self, ref) -> None:
+        a = self.starting.pop(ref)
+        try:
+            self.info_of[a._actor_id.hex()] = self.ray.get(ref)
+        except self.lost_errors + self.start_errors as e:
+            self.start_failures.append(str(e).strip().splitlines()[-1][:300])
+            if not self.workers() and len(self.start_failures) >= max(2, self.wanted()):
+                raise BackendError(f"no Ray worker could start: {self.start_failures[-1]}") from None
+            return
+        self.idle.append(a)
+
+    def _lost(self, actor, chunk, tries: Counter) -> None:
+        self.lost += 1
+        self._kill(actor)
+        tries[chunk[0]] += 1
+        if tries[chunk[0]] >= MAX_RETRIES:
+            raise BackendError(f"games {chunk[0][0]}..{chunk[-1][0]} lost their worker {MAX_RETRIES} times")
+
+    def _kill(self, actor) -> None:
+        try:
+            self.ray.kill(actor)
+        except Exception:  # already dead: nothing to stop
+            pass
+
+    def close(self) -> None:
+        """Stop every actor of the pool."""
+        for a in self.workers() + list(self.starting.values()):
+            self._kill(a)
+        self.idle.clear()
+        self.busy.clear()
+        self.starting.clear()

@@ -1,0 +1,178 @@
+"""One game played at a web table: seats, secret tokens, bots, refusals, saves and replays.
+
+Pipeline position: between the engine and the web app (`web/app.py`). A `Room` holds the one
+real State; everything it hands out is built by `payload(seat)` from `view(seat)` (the table
+model) and, for the seat that decides, its own labelled options, so no message to a browser
+is made from the state itself. `choose(token, option, version)` refuses, with a clear
+message and no change, a wrong token, a spectator, a seat that is not deciding, a stale
+view (version) and an option id that is not exactly one of the legal ones; otherwise it
+takes the option and lets the bots play until a human decides or the game ends.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..i18n import Text
+from ..languages import languages_of
+from ..tabletop import decision_model, table_model
+
+
+class Refused(Exception):
+    """A browser's request that changes nothing: the message says why."""
+
+    def __init__(self, message: str, status: int = 409):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Seat:
+    """Who a token belongs to: a player index, or None for the spectator or the host."""
+
+    index: int | None
+    role: str  # "player", "spectator" or "host"
+
+
+def make_bots(game, seats: list[str], seed: int) -> dict:
+    """A bot for every seat that is not human, by the bot factory's names."""
+    from ..bots import make_bot
+    bots = {}
+    for i, kind in enumerate(seats):
+        if kind == "human":
+            continue
+        try:
+            bots[i] = make_bot(kind, seed * 1000 + i, game)
+        except ValueError as e:
+            raise ValueError(f"seat {i + 1}: unknown seat kind {kind!r} (human, or a bot: {e})") from None
+    return bots
+
+
+class Room:
+    """The game of one `grimoire serve`: its state, seats and the tokens of their links."""
+
+    def __init__(self, game, state, seats: list[str], seed: int, lang: str = "en",
+                 save_path: str | Path | None = None, bots: dict | None = None):
+        self.game = game
+        # the state and its version, replaced together (bots play in a worker thread while the
+        # event loop may be building a payload: it must never pair a state with another's version)
+        self._now = (state, 0)
+        self.seats = seats
+        self.seed = seed
+        self.lang = lang
+        self.save_path = Path(save_path) if save_path else Path(f"{game.ruleset.id}.save.json")
+        self.bots = bots if bots is not None else make_bots(game, seats, seed)
+        self.tokens: dict[str, Seat] = {}
+        for i, kind in enumerate(seats):
+            if kind == "human":
+                self.tokens[secrets.token_urlsafe(16)] = Seat(i, "player")
+        self.spectator_token = secrets.token_urlsafe(16)
+        self.host_token = secrets.token_urlsafe(16)
+        self.tokens[self.spectator_token] = Seat(None, "spectator")
+        self.tokens[self.host_token] = Seat(None, "host")
+        self._texts: dict[str, Text] = {}
+        self.languages = languages_of(game.path)  # English and every language with a locale file
+        self.play_bots()
+
+    @property
+    def state(self):
+        return self._now[0]
+
+    @property
+    def version(self) -> int:
+        """One more after every decision taken: a click on an older version is stale."""
+        return self._now[1]
+
+    def _advance(self, state) -> None:
+        self._now = (state, self._now[1] + 1)
+
+    # ---- who is who ---------------------------------------------------------------------
+
+    def seat(self, token: str) -> Seat:
+        """The seat a token names, or a refusal (a wrong token learns nothing)."""
+        s = self.tokens.get(token) if isinstance(token, str) else None
+        if s is None:
+            raise Refused("unknown link: this token names no seat at this table", 403)
+        return s
+
+    def player_token(self, index: int) -> str:
+        return next(t for t, s in self.tokens.items() if s.index == index)
+
+    def text(self, lang: str | None = None) -> Text:
+        """The game's text in a language (cached per language)."""
+        lang = lang or self.lang
+        if lang not in self._texts:
+            self._texts[lang] = Text(self.game.program, lang)
+        return self._texts[lang]
+
+    # ---- what a seat is sent ------------------------------------------------------------
+
+    def payload(self, token: str, lang: str | None = None) -> dict:
+        """What the seat of `token` may see now: its table model and, if it decides, its options."""
+        s = self.seat(token)
+        state, version = self._now
+        return seat_payload(self.game.program, state, s.index, self.text(lang), version, role=s.role)
+
+    # ---- deciding -----------------------------------------------------------------------
+
+    def choose(self, token: str, option, version) -> None:
+        """Take `option` for the seat of `token`, or refuse and change nothing."""
+        s = self.seat(token)
+        st = self.state
+        if s.index is None:
+            raise Refused(f"a {s.role} does not decide at this table")
+        if st.is_over():
+            raise Refused("the game is over; there is nothing to decide")
+        if type(version) is not int or version != self.version:
+            raise Refused(f"this view is out of date (version {version!r}, now {self.version}): "
+                          "the table has moved on; choose again from the new view")
+        p = st.current_player()
+        if p != s.index:
+            who = self.text().player(st, p)  # (whose turn it is: every seat sees that)
+            raise Refused(f"it is not your decision now: the table waits for {who}")
+        ids = [o.id for o in st.options()]
+        if not isinstance(option, str) or option not in ids:
+            raise Refused(f"{option!r} is not one of your options now", 400)
+        nxt = st.apply(option)
+        if not nxt:  # (cannot happen for an exact legal id; kept so nothing is ever half-done)
+            raise Refused(nxt.message)
+        self._advance(nxt)
+        self.play_bots()
+
+    def play_bots(self) -> int:
+        """Let bot seats decide until a human decides or the game ends; return how many moves."""
+        n = 0
+        while not self.state.is_over() and self.state.current_player() in self.bots:
+            p = self.state.current_player()
+            nxt = self.state.apply(bot_choice(self.bots[p], self.state))
+            if not nxt:
+                raise RuntimeError(f"bot of seat {p + 1} chose an illegal option: {nxt.message}")
+            self._advance(nxt)
+            n += 1
+        return n
+
+    # ---- saves ----------------------------------------------------------------------------
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Write the game to a save file `grimoire play --load` and `serve --load` read."""
+        from ..saves import write_save
+        path = Path(path) if path else self.save_path
+        write_save(path, self.game, self.state, self.seats, self.lang)
+        return path
+
+
+def bot_choice(bot, state) -> str:
+    """The option a bot picks (the one place that knows how a bot is asked)."""
+    return bot.choose(state)
+
+
+WEB_EVENTS = 40  # a page has room for more of the log than a terminal screen (it scrolls)
+
+
+def seat_payload(program, state, index: int | None, text: Text, version: int, role: str = "player") -> dict:
+    """The message for one seat (None: the public view): table model, own options, version."""
+    model = table_model(program, state.view(index), text, WEB_EVENTS)
+    decision = decision_model(state, index, text) if index is not None else None
+    return {"type": "view", "version": version, "role": role, "model": model, "decision": decision}

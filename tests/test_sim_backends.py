@@ -1,0 +1,120 @@
+"""Backends fail cleanly and runs can be continued: connection errors, failures, --resume.
+
+None of these starts Ray: each connection error is caught before Ray is asked to connect.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+from interpreter.game import RULESETS
+from interpreter.sim import backends
+
+HIGH_TIDE = str(RULESETS / "high_tide")
+
+
+def only(per_run: dict):
+    """The one run of a simulation without --compare."""
+    [value] = per_run.values()
+    return value
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def simulate(tmp_path, *extra) -> list[str]:
+    return ["simulate", HIGH_TIDE, "--games", "4", "--out", str(tmp_path / "out"), "--quiet", *extra]
+
+
+def one_line_error(capsys) -> str:
+    err = capsys.readouterr().err.strip()
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]
+
+
+@pytest.mark.parametrize("extra, says", [
+    (["--address", "127.0.0.1:6379"], "is for --backend ray"),
+    (["--backend", "ray", "--address", "head-node"], "malformed Ray address"),
+    (["--backend", "ray", "--address", "head:99999"], "malformed Ray address"),
+    (["--backend", "ray", "--address", f"127.0.0.1:{closed_port()}"], "cannot reach the Ray cluster"),
+    (["--backend", "ray", "--address", f"ray://127.0.0.1:{closed_port()}"], "cannot reach the Ray cluster"),
+])
+def test_connection_problems_are_one_line_and_exit_2(tmp_path, capsys, extra, says):
+    pytest.importorskip("ray")
+    assert main(simulate(tmp_path, *extra)) == 2
+    assert says in one_line_error(capsys)
+    assert not (tmp_path / "out").exists()  # nothing written for a run that never started
+
+
+def test_an_address_that_never_answers_times_out(tmp_path, capsys):
+    pytest.importorskip("ray")
+    t0 = time.monotonic()
+    # 192.0.2.0/24 is reserved for documentation: nothing answers there
+    assert main(simulate(tmp_path, "--backend", "ray", "--address", "192.0.2.1:6379",
+                         "--connect-timeout", "1")) == 2
+    assert time.monotonic() - t0 < 15
+    assert "cannot reach the Ray cluster at 192.0.2.1:6379" in one_line_error(capsys)
+
+
+def test_missing_ray_is_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as if not installed
+    assert main(simulate(tmp_path, "--backend", "ray")) == 2
+    assert "pip install 'grimoire[ray]'" in one_line_error(capsys)
+
+
+def results(path: Path) -> tuple[str, dict]:
+    text = (path / "results.json").read_text(encoding="utf-8")
+    return text[:text.index('\n "execution"')], json.loads(text)
+
+
+def test_a_failed_run_still_writes_its_reports(tmp_path, capsys, monkeypatch):
+    real_run = backends.Session.run
+
+    def dies_after_three(self, spec, seed, games, skip=()):
+        for k, r in enumerate(real_run(self, spec, seed, games, skip)):
+            if k == 3:
+                raise RuntimeError("worker node lost")
+            yield r
+
+    monkeypatch.setattr(backends.Session, "run", dies_after_three)
+    assert main(simulate(tmp_path, "--jobs", "1")) == 1
+    assert "worker node lost" in capsys.readouterr().err
+    _, data = results(tmp_path / "out")
+    assert data["failure"] == "worker node lost" and len(only(data["games"])) == 3
+    assert (tmp_path / "out" / "games.csv").is_file() and (tmp_path / "out" / "chart.png").is_file()
+
+
+def test_resume_plays_only_the_missing_games_and_ends_as_one_run(tmp_path, monkeypatch):
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    monkeypatch.chdir(RULESETS.parent)  # the variant is given relative, and resumed from elsewhere
+    castle = "rulesets/castle_of_the_devil"
+    args = ["simulate", castle, "--variant", f"{castle}/variants/beginner.yaml",
+            "--games", "12", "--players", "4", "--seed", "11", "--jobs", "1", "--quiet"]
+    assert main([*args, "--out", str(whole)]) == 0
+    assert main([*args, "--out", str(cut)]) == 0
+    lines = (cut / "games.jsonl").read_text().splitlines(keepends=True)
+    (cut / "games.jsonl").write_text("".join(lines[:7]) + lines[7][:25])  # killed mid-line
+    (cut / "results.json").unlink()
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "--resume", str(cut), "--jobs", "2", "--quiet"]) == 0
+    text, data = results(cut)
+    assert text == results(whole)[0]
+    assert data["execution"]["resumed_games"] == 7
+    assert len((cut / "games.jsonl").read_text().splitlines()) == 12
+
+
+def test_resume_needs_a_run_directory(tmp_path, capsys):
+    assert main(["simulate", "--resume", str(tmp_path), "--quiet"]) == 2
+    assert "holds no run.json" in one_line_error(capsys)
