@@ -130,7 +130,7 @@ def test_a_zero_weight_is_never_played_out_unless_nothing_else_is_left(tmp_path)
                        "merge:\n  search: {playout: {end_heroic: 0}}\n", encoding="utf-8")
     game = load(CAMELOT, [str(variant)])
     st = game.new_game(seed=1, players=3, record=False)
-    bot = MctsBot(3, game)
+    bot = MctsBot(3, game, policy=False)  # the playout weights, not the ruleset's policy
     a, b = _opt("end_heroic", ("end_heroic", ())), _opt("accuse", ("accuse", ()))
     assert {bot._pick(st, [a, b]) for _ in range(2000)} == {"accuse"}
     assert bot._pick(st, [a]) == "end_heroic"
