@@ -89,7 +89,7 @@ def test_search_hints_scale_the_heuristic_and_weight_the_playouts():
     assert prog.evaluate_scale == 1000.0
     assert prog.playout_weights["fight_war"] == 10.0 and prog.playout_weights["accuse"] == 0.05
     st = game.new_game(seed=1, players=3, record=False)
-    bot = MctsBot(0, game)
+    bot = MctsBot(0, game, policy=False)
     loyal = prog.evaluate_fns["loyal"](st, [None, 0, {"me": 0}, None])
     assert 500 < loyal < 600  # a fresh game: the score x is small and positive (hands of 6 cards)
     sides = [game.table(3).side_of(st, p) for p in range(3)]
@@ -104,7 +104,7 @@ def _opt(oid, value=None):
 def test_playout_picks_follow_the_weights_numbers_and_expressions():
     game = load(CAMELOT)
     st = game.new_game(seed=1, players=3, record=False)
-    bot = MctsBot(0, game)
+    bot = MctsBot(0, game, policy=False)
     me = st.current_player()
     # a number: accuse 0.05 against end_heroic (unnamed, 1) and a war card (10)
     opts = [_opt("accuse", ("accuse", ())), _opt("end_heroic", ("end_heroic", ())),
@@ -130,7 +130,7 @@ def test_a_zero_weight_is_never_played_out_unless_nothing_else_is_left(tmp_path)
                        "merge:\n  search: {playout: {end_heroic: 0}}\n", encoding="utf-8")
     game = load(CAMELOT, [str(variant)])
     st = game.new_game(seed=1, players=3, record=False)
-    bot = MctsBot(3, game)
+    bot = MctsBot(3, game, policy=False)  # the playout weights, not the ruleset's policy
     a, b = _opt("end_heroic", ("end_heroic", ())), _opt("accuse", ("accuse", ()))
     assert {bot._pick(st, [a, b]) for _ in range(2000)} == {"accuse"}
     assert bot._pick(st, [a]) == "end_heroic"

@@ -25,6 +25,18 @@ Two things make the search useful where a heuristic moves little per decision:
   rarely makes. Expansion tries untried options in the same weighted order, and selection is
   PUCT with the weights as the prior.
 
+Two things let it see the consequences of a choice, not only its next move:
+- rollouts are cut at a horizon (`horizon`, in turns; "round", the default where the ruleset
+  has an `evaluate:`, is one turn per player) and scored by the heuristic, so a choice whose
+  cost shows up a few turns later (a quest closed early, an engine added) is seen at all,
+  instead of drowning in whole-game playouts that carry no signal;
+- macro-steps (`macro`, on by default): the tree holds only the searching player's own
+  decisions of the current turn, and everyone else's (a window, an exchange) is played by
+  the playout policy. A path of the tree is then a plan for the whole turn (move, sacrifice,
+  card, ...), and every iteration scores a complete turn instead of spending its budget on
+  the first small decision of it.
+`workers > 1` runs root-parallel search over processes (parallel.py).
+
 Deterministic given the seed when the budget is iterations; a time budget (`seconds`) stops
 earlier on slow machines and is therefore not reproducible.
 """
@@ -59,12 +71,17 @@ class MctsBot:
     def __init__(self, seed: int = 0, game=None, iterations: int = 200, seconds: float | None = None,
                  depth: int | None = None, c: float = 0.7, eval_scale: float | None = None,
                  normalize: bool | str = "std", weighted: bool = True, prior: bool = True,
-                 policy: bool = True):
+                 policy: bool = True, horizon: int | str | None = "auto", macro: bool = True,
+                 workers: int = 1):
         self.rng = Rng(seed_state(seed))
+        self.seed = seed
         self.game = game
         self.iterations = iterations
         self.seconds = seconds
         self.depth = depth
+        self.macro = macro
+        self.workers = max(1, int(workers or 1))
+        self._pool = None
         self.c = c
         self.eval_scale = eval_scale
         self.normalize = normalize
@@ -79,6 +96,11 @@ class MctsBot:
         # softmax draw at its temperature) and gives the prior; it runs on sampled worlds
         self.policy = getattr(prog, "policy", None) if policy else None
         self.guided = bool(self.weights) or self.policy is not None
+        # rollouts are cut after `horizon` turns (then scored by `evaluate`): by default one
+        # round of the table where the ruleset has an `evaluate`, else played to the end
+        if horizon == "auto":
+            horizon = "round" if getattr(prog, "evaluate_fns", None) else None
+        self.horizon = horizon
         self.last_root: Node | None = None
 
     # ---- the decision ------------------------------------------------------------------------
@@ -89,16 +111,11 @@ class MctsBot:
         opts = seat.options
         if len(opts) == 1:
             return opts[0].id
-        root = Node(None)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        done = 0
-        while done < self.iterations or (deadline is not None and self.iterations <= 0):
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            world = seat.determinize(self.rng)
-            world.record = False
-            self._iterate(root, world)
-            done += 1
+        if self.workers > 1:
+            from .parallel import root_parallel
+            root = root_parallel(self, seat.determinize(self.rng), Node)
+        else:
+            root = self.search(seat, self.iterations)
         self.last_root = root
         # the most visited option; exact ties (a won or lost position, where every option
         # scores the same) are broken at random, so a bot that cannot lose does not stall
@@ -110,15 +127,46 @@ class MctsBot:
         best = [oid for k, oid in scored if k == top]
         return best[self.rng.below(len(best))] if len(best) > 1 else best[0]
 
+    def search(self, seat, iterations: int) -> Node:
+        """Run the search for `seat`'s decision (worlds drawn from its view) and return the
+        root of the tree."""
+        seat = as_seat(seat)
+        root = Node(None)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        mine = None
+        while done < iterations or (deadline is not None and iterations <= 0):
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            world = seat.determinize(self.rng)
+            world.record = False
+            if self.macro and mine is None:
+                mine = (seat.player, world.turn)  # the turn is public: the same in every world
+            self._iterate(root, world, mine)
+            done += 1
+        return root
+
     # ---- one iteration -----------------------------------------------------------------------
 
-    def _iterate(self, root: Node, s) -> None:
+    def _iterate(self, root: Node, s, mine=None) -> None:
         rng = self.rng
         node = root
         path = [root]
-        # selection and expansion
+        horizon = self.horizon
+        if horizon == "round":
+            horizon = s.n
+        stop_turn = None if horizon is None else s.turn + horizon
+        # selection and expansion. Macro-steps (`mine` = (player, turn)): the tree holds only
+        # the searching player's own decisions of this turn, so one path is a plan for the
+        # whole turn; other players' answers inside it (windows, exchanges) are played by the
+        # playout policy, and the turn's end leads straight to the rollout
         while not s.over:
             p = s.current_player()
+            if mine is not None and (s.turn != mine[1] or p != mine[0]):
+                if s.turn != mine[1]:
+                    break
+                s.apply_in_place(self._playout_move(s))
+                continue
             kids = node.children
             untried = []
             seen = []
@@ -140,16 +188,11 @@ class MctsBot:
             node = kids[best]
             s.apply_in_place(best)
             path.append(node)
-        # rollout
+        # rollout, cut after `depth` decisions or at the horizon's turn
         steps = 0
         depth = self.depth
-        weighted = self.guided
-        while not s.over and (depth is None or steps < depth):
-            opts = s.options()
-            if weighted:
-                s.apply_in_place(self._pick(s, opts))
-            else:
-                s.apply_in_place(opts[rng.below(len(opts))].id)
+        while not s.over and (depth is None or steps < depth) and (stop_turn is None or s.turn < stop_turn):
+            s.apply_in_place(self._playout_move(s))
             steps += 1
         rewards = self._rewards(s)
         for nd in path[1:]:
@@ -158,6 +201,13 @@ class MctsBot:
             nd.reward += r
             nd.sq += r * r
         root.visits += 1
+
+    def _playout_move(self, s) -> str:
+        """The playout policy's move in s: by the ruleset's policy or playout weights, else uniform."""
+        opts = s.options()
+        if self.guided:
+            return self._pick(s, opts)
+        return opts[self.rng.below(len(opts))].id
 
     def _select(self, s, seen: list) -> str:
         """The option to follow among children that all have visits: UCT, or PUCT with the

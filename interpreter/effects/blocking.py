@@ -100,7 +100,7 @@ def stmt_choose_many(comp, b, call, var, src, scope, code):
         if et == "card":
             _show_to(st, items, p)
         st.pending = {"k": "choose", "p": p, "items": items, "t": et, "prompt": prompt_id,
-                      "opt": len(picked) >= loc[min_v], "var": ans_v}
+                      "opt": len(picked) >= loc[min_v], "var": ans_v, "picked": picked}
         return SUSPEND
     h = comp.emit(code, head, src, call)
 

@@ -220,7 +220,7 @@ class Text:
         if isinstance(v, str):
             for prefix in ("side-", "option-", "end-"):
                 if self.has(prefix + v):
-                    return self.msg(prefix + v)
+                    return self.msg(prefix + v, dict(self.rule_params))
             if record:
                 self.missing.add("option-" + v)
         return str(v)

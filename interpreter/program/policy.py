@@ -145,6 +145,7 @@ class PolicyProgram:
                 asking = st.stack[-1][2]
                 for n in sc.frame:
                     loc[n] = asking.get(n)
+            loc["picked"] = pend.get("picked") or []
             for o in opts:
                 loc["choice"] = o.value
                 v = fn(st, fr)
@@ -276,8 +277,9 @@ class _Compiling:
                 continue
             frame = self.asking_cards(prompt, set(wtypes))
             for t in sorted(types):
-                sc = self.scorer(text, path, {**frame, **wtypes, "choice": t}, ["choice"], {"choice"},
-                                 tuple(frame))
+                # `picked`: the items already taken in a choose_many (the decider's own picks)
+                sc = self.scorer(text, path, {**frame, **wtypes, "choice": t, "picked": "list:" + t},
+                                 ["choice"], {"choice", "picked"}, tuple(frame))
                 if sc is not None:
                     sec.choose[(prompt, t)] = sc
         counts = frozenset(n for _, ns in self.checks for n in ns)
@@ -300,7 +302,7 @@ class _Compiling:
         clash = ("param" if name in p.params else "counter" if name in p.counter_defs
                  else "zone" if name in p.zone_defs else "card" if name in p.card_index
                  else "location" if name in p.loc_index else "side" if name in p.sides
-                 else "name" if name in ("me", "choice") else None)
+                 else "name" if name in ("me", "choice", "picked") else None)
         if clash:
             p.errs.add(self.loc(path), f"policy weight {name!r} has the name of a {clash}: "
                        f"an expression could not read both")

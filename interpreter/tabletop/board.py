@@ -148,7 +148,7 @@ def result_text(text, view: dict, labels: dict) -> str:
     pids = view["players"]
     who = ", ".join(labels[pids[w]] for w in res.get("winners", []))
     winners = text.msg("winners", {"sides": sides}, default="winners: " + sides) + (f" ({who})" if who else "")
-    reason = text.msg("end-" + res.get("reason", ""), default=res.get("reason", "")).rstrip(".")
+    reason = text.end_reason(res.get("reason", ""))  # its numbers from the ruleset's params
     return f"{reason} — {winners}"
 
 

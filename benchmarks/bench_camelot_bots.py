@@ -1,0 +1,226 @@
+"""How well the bots play Shadows over Camelot: win rates with 95% intervals, paired comparisons.
+
+Run: python benchmarks/bench_camelot_bots.py PART [--games N] [--players 3,5] [--seed S] [--jobs J]
+
+Parts (each prints its numbers and appends them as one JSON line to --out):
+  policy    Loyal win rate of policy bots on `first_game` (Wilson 95% intervals)
+  search    MCTS Knights (policy playouts) against policy Knights on the same seeds (McNemar)
+  traitor   the base game (Traitor dealt as the rules say, playing its policy) against
+            `first_game` on the same seeds; how often the Traitor is unmasked, how often an
+            accusation hits a Loyal Knight
+  compare   `first_game` against `first_game` + each house rule, paired (McNemar)
+  speed     CPU time of whole 5-player policy games (median), and MCTS decisions per CPU second
+
+The evaluation seeds start at --seed (default 9,000,000): `grimoire tune` trains on seeds from
+1,000,000 on and the hand tuning used seeds below 1,000,000, so these were never tuned on.
+Games are played by `interpreter.sim.run_batch` (seed i is game i of the batch, so a result
+depends only on its seed); CPU seconds are summed over the worker processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from interpreter.sim import SimSpec, run_batch  # noqa: E402
+from interpreter.sim.stats import compare, wilson  # noqa: E402
+
+CAMELOT = str(ROOT / "rulesets" / "shadows_over_camelot")
+HOUSE_RULES = ("hand_limit_12", "thirteen_engines", "hard_siege", "no_sacrifice")
+
+
+def cpu() -> float:
+    """CPU seconds of this process and of its finished children."""
+    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
+
+
+def play(variants, players, bots, games, seed, jobs, **spec):
+    t0 = cpu()
+    res = list(run_batch(SimSpec(CAMELOT, tuple(variants), players, tuple(bots), **spec), seed, games, jobs))
+    return sorted(res, key=lambda r: r["seed"]), cpu() - t0
+
+
+def loyal(results) -> dict:
+    k = sum(1 for r in results if "loyal" in r["sides"])
+    n = len(results)
+    lo, hi = wilson(k, n)
+    return {"wins": k, "games": n, "rate": k / n if n else 0.0, "ci95": [lo, hi]}
+
+
+def show(label: str, d: dict) -> str:
+    return f"{label}: {d['wins']}/{d['games']} = {d['rate']:.1%} [{d['ci95'][0]:.1%}, {d['ci95'][1]:.1%}]"
+
+
+def paired(a, b) -> dict:
+    c = compare(a, b)["by_side"].get("loyal") or {}
+    return {k: c.get(k) for k in ("base", "variant", "difference", "ci95", "base_only", "variant_only",
+                                   "mcnemar_p", "significant")}
+
+
+def show_paired(label: str, c: dict) -> str:
+    return (f"{label}: {c['base']['rate']:.1%} -> {c['variant']['rate']:.1%}, difference "
+            f"{c['difference']:+.1%} [{c['ci95'][0]:+.1%}, {c['ci95'][1]:+.1%}], "
+            f"pairs {c['base_only']}/{c['variant_only']}, McNemar p = {c['mcnemar_p']:.2g}"
+            f"{' (significant)' if c['significant'] else ''}")
+
+
+def ends(results) -> dict:
+    out: dict = {}
+    for r in results:
+        out[r["reason"]] = out.get(r["reason"], 0) + 1
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+
+def mean_stat(results, name) -> float:
+    xs = [r["stats"][name] for r in results if name in (r.get("stats") or {})]
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+# ---- parts ------------------------------------------------------------------------------------
+
+def part_policy(a) -> dict:
+    out = {}
+    for n in a.players:
+        res, secs = play(["first_game"], n, ["policy"], a.games, a.seed, a.jobs)
+        d = loyal(res)
+        d.update(cpu_s=round(secs, 1), ends=ends(res),
+                 white_swords=mean_stat(res, "white_swords"), black_swords=mean_stat(res, "black_swords"),
+                 engines=mean_stat(res, "siege_engines"))
+        print(show(f"policy, first_game, {n} players", d), f"({secs:.0f} CPU s)", d["ends"], flush=True)
+        out[str(n)] = d
+    return out
+
+
+def part_search(a) -> dict:
+    out = {}
+    for n in a.players:
+        base, s1 = play(["first_game"], n, ["policy"], a.games, a.seed, a.jobs)
+        opts = {"horizon": a.horizon} if a.horizon is not None else {}
+        srch, s2 = play(["first_game"], n, ["mcts"], a.games, a.seed, a.jobs, budget=a.budget, options=opts)
+        c = paired(base, srch)
+        c.update(budget=a.budget, cpu_s_policy=round(s1, 1), cpu_s_search=round(s2, 1),
+                 decisions=sum(r["decisions"] for r in srch))
+        print(show_paired(f"policy -> mcts (budget {a.budget}), {n} players", c), f"({s2:.0f} CPU s)", flush=True)
+        out[str(n)] = c
+    return out
+
+
+def part_traitor(a) -> dict:
+    out = {}
+    for n in a.players:
+        open_, _ = play(["first_game"], n, ["policy"], a.games, a.seed, a.jobs)
+        base, secs = play([], n, ["policy"], a.games, a.seed, a.jobs)
+        c = paired(open_, base)
+        with_t = [r for r in base if r["stats"].get("traitor_present")]
+        c.update(
+            traitor_games=len(with_t),
+            loyal_with_traitor=loyal(with_t),
+            loyal_without_traitor=loyal([r for r in base if not r["stats"].get("traitor_present")]),
+            traitor_unmasked=sum(1 for r in with_t if r["stats"].get("traitor_unmasked")),
+            false_accusations=sum(r["stats"].get("false_accusations", 0) for r in base),
+            games_with_false_accusation=sum(1 for r in base if r["stats"].get("false_accusations")),
+            cpu_s=round(secs, 1))
+        # the same seeds with the Traitor in the game and without him (first_game)
+        seeds = {r["seed"] for r in with_t}
+        c["paired_traitor_games"] = paired([r for r in open_ if r["seed"] in seeds], with_t)
+        print(show_paired(f"no Traitor -> base game, {n} players", c), flush=True)
+        print(show_paired(f"  the {len(with_t)} seeds where the Traitor is dealt", c["paired_traitor_games"]),
+              f"; unmasked in {c['traitor_unmasked']}; {c['false_accusations']} accusations hit a Loyal "
+              f"Knight (in {c['games_with_false_accusation']} games)", flush=True)
+        out[str(n)] = c
+    return out
+
+
+def part_compare(a) -> dict:
+    out = {}
+    for n in a.players:
+        base, _ = play(["first_game"], n, ["policy"], a.games, a.seed, a.jobs)
+        for v in a.variants:
+            other, _ = play(["first_game", v], n, ["policy"], a.games, a.seed, a.jobs)
+            c = paired(base, other)
+            print(show_paired(f"first_game -> + {v}, {n} players", c), flush=True)
+            out[f"{v}@{n}"] = c
+    return out
+
+
+def part_speed(a) -> dict:
+    from interpreter.bots import Seat, make_bot
+    from interpreter.game import load
+    game = load(CAMELOT, [str(Path(CAMELOT) / "variants" / "first_game.yaml")])
+    times, decisions = [], 0
+    for i in range(a.games):
+        seed = a.seed + i
+        st = game.new_game(seed=seed, players=5, record=False)
+        t = time.process_time()
+        bots = [make_bot("policy", seed * 1000 + p, game) for p in range(5)]
+        while not st.over:
+            st.apply_in_place(bots[st.current_player()].choose(Seat(st)))
+            decisions += 1
+        times.append(time.process_time() - t)
+    med = statistics.median(times)
+    print(f"5-player first_game, policy bots: median {med * 1000:.1f} ms CPU a game "
+          f"(mean {statistics.mean(times) * 1000:.1f}, {decisions / sum(times):.0f} decisions/s, {a.games} games)")
+    out = {"policy_game_ms_median": med * 1000, "policy_game_ms_mean": statistics.mean(times) * 1000,
+           "policy_decisions_per_s": decisions / sum(times), "games": a.games}
+    for n in a.players:
+        st = game.new_game(seed=a.seed, players=n, record=False)
+        bot = make_bot("mcts", 1, game, iterations=a.budget)
+        pol = make_bot("policy", 2, game)
+        searched, spent = 0, 0.0
+        while not st.over and searched < a.mcts_decisions:
+            seat = Seat(st)
+            if len(seat.options) > 1 and st.current_player() == 0:
+                t = time.process_time()
+                oid = bot.choose(seat)
+                spent += time.process_time() - t
+                searched += 1
+            else:
+                oid = pol.choose(seat)
+            st.apply_in_place(oid)
+        rate = searched / spent if spent else 0.0
+        print(f"MCTS budget {a.budget}, {n} players: {rate:.1f} decisions per CPU second ({searched} decisions)")
+        out[f"mcts_decisions_per_s@{n}"] = rate
+    return out
+
+
+PARTS = {"policy": part_policy, "search": part_search, "traitor": part_traitor,
+         "compare": part_compare, "speed": part_speed}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("part", choices=sorted(PARTS))
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--players", default="3,5")
+    ap.add_argument("--seed", type=int, default=9_000_000)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--budget", type=int, default=100)
+    ap.add_argument("--horizon", default=None, help="MCTS horizon in turns, or 'round' (default: the bot's)")
+    ap.add_argument("--mcts-decisions", type=int, default=40)
+    ap.add_argument("--variants", default=",".join(HOUSE_RULES))
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "camelot-bots.jsonl"))
+    a = ap.parse_args()
+    a.players = [int(x) for x in a.players.split(",")]
+    a.variants = [v for v in a.variants.split(",") if v]
+    if a.horizon is not None and a.horizon != "round":
+        a.horizon = int(a.horizon)
+    t = time.time()
+    data = PARTS[a.part](a)
+    rec = {"part": a.part, "args": {k: v for k, v in vars(a).items() if k != "out"},
+           "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "wall_s": round(time.time() - t, 1),
+           "result": data}
+    with open(a.out, "a") as f:
+        f.write(json.dumps(rec) + "\n")
+
+
+if __name__ == "__main__":
+    main()
