@@ -3,10 +3,10 @@
 Pipeline position: beside `scenario` (after the engine). An `expect` entry is an effect
 expression, or one of these mappings, checked on the final state:
 
-    {log: kay, has: "drew 1"}                 # a line of kay's log (in English) contains the text
-    {log: kay, lacks: "Traitor"}              # no line of kay's log contains it
-    {view: kay, at: zones.hand@arthur, equals: [null, null]}   # what kay's view holds there
-    {view: kay, at: counters, has: white_swords}               # a list or mapping holds an item/key
+    {log: alice, has: "drew 1"}               # a line of alice's log (in English) contains the text
+    {log: alice, lacks: "secret"}             # no line of alice's log contains it
+    {view: alice, at: zones.hand@bob, equals: [null, null]}    # what alice's view holds there
+    {view: alice, at: counters, has: score}                    # a list or mapping holds an item/key
 
 A player's log and view are exactly what `State.view` gives that player, so a scenario can
 show that a rule keeps a secret. `setup: dice:` fixes the next die rolls (after `given`), so a

@@ -6,8 +6,8 @@ variant print the new card text; `i18n check --variant` checks them; `diff` list
 variant file:
 
     locales:
-      en: {card-merlin-text: "Remove a Black card from a quest, or a Picts or Saxons warrior."}
-      ru: {card-merlin-text: "..."}
+      en: {card-wave-text: "Wash away one card of the other player's, not two."}
+      ru: {card-wave-text: "..."}
 
 A text overlay names a message the ruleset already has (a house rule changes text, it does not
 invent cards); a language that has a locale file but no overlay for a changed English text
