@@ -238,7 +238,8 @@ def test_end_of_game_stats_are_recorded_summarised_compared_and_written(tmp_path
     text = capsys.readouterr().out
     assert code == 0 and "siege_engines" in text
     cmp = json.loads((out2 / "results.json").read_text())["comparison"]
-    assert set(cmp["stats"]) == {"white_swords", "black_swords", "siege_engines", "knights_alive"}
+    assert set(cmp["stats"]) == {"white_swords", "black_swords", "siege_engines", "knights_alive", "traitor_present",
+                                 "traitor_unmasked", "false_accusations", "engines_chosen"}
     assert cmp["stats"]["siege_engines"]["difference"] >= 0
 
 
