@@ -44,7 +44,7 @@ class Scorer:
     safe: frozenset       # the player counts at which it reads only what the decider may see
     why: list             # where it may not, and why (`PolicyProgram.hidden_reads`)
     where: str            # file:line:col of the expression
-    frame: tuple = ()     # card locals of the effect that asks (choose), read from its frame
+    frame: tuple = ()     # card and player locals of the effect that asks (choose), read from its frame
 
 
 @dataclass
@@ -287,12 +287,14 @@ class _Compiling:
         return sec
 
     def asking_cards(self, prompt: str, taken: set) -> dict:
-        """The card locals of every effect that asks `prompt` (the offered card of a trade,
-        say): a choose score may read them, as cards that may be hidden from the decider."""
+        """The card and player locals of every effect that asks `prompt` (the offered card of
+        a trade, the player a card goes to): a choose score may read them, as values that may
+        be hidden from the decider (a local may have been computed from hidden cards), so a
+        score that reads one runs on a world drawn from the decider's view."""
         scopes = self.p.prompt_scopes.get(prompt) or []
         out: dict = {}
         for n, t in (scopes[0] if scopes else {}).items():
-            if t in ("card", "list:card") and n not in taken and n not in ("me", "choice", "this") \
+            if t in ("card", "list:card", "player") and n not in taken and n not in ("me", "choice", "this") \
                     and not n.startswith("_") and all(s.get(n) == t for s in scopes):
                 out[n] = t
         return out
