@@ -194,3 +194,27 @@ def test_explain_and_diff_know_the_policy(tmp_path, capsys):
     assert main(["diff", castle, "--variant", v]) == 0
     assert "policy: weights.trade_info 3 -> 5" in capsys.readouterr().out
     assert load(castle, [v]).program.policy.base.weights["trade_info"] == 5
+
+
+def test_a_choose_score_reads_the_asking_effects_player_locals_on_a_drawn_world(tmp_path):
+    # Castle's trade answer is asked inside an effect that names the trading partner `t`: a
+    # score may read him (the player a card goes to, the one who offers), but a player local
+    # may have been computed from hidden cards, so the score is a hidden read and runs on a
+    # world drawn from the decider's view; the bot still plays whole games with it
+    v = variant(tmp_path, "    choose:\n      trade_answer: \"1 if u == me else 0\"\n", base="castle_of_the_devil")
+    with pytest.raises(RulesetError, match="undefined name 'u'"):  # only the asking effect's names
+        load(RULESETS / "castle_of_the_devil", [v])
+    v = variant(tmp_path, "    choose:\n      trade_answer: \"(1 if t == me else 0) + (2 if choice == none else 0)\"\n",
+                base="castle_of_the_devil")
+    g = load(RULESETS / "castle_of_the_devil", [v])
+    sc = next(s for (prompt, _), s in g.program.policy.base.choose.items() if prompt == "trade_answer")
+    assert sc.frame and "t" in sc.frame and not sc.safe
+    assert sc.why and all("may be hidden" in w for w in sc.why), sc.why
+    st = g.new_game(seed=3, players=4, record=False)
+    bots = [make_bot("policy", p, g) for p in range(4)]
+    asked = 0
+    while not st.over and asked < 3:
+        seat = Seat(st)
+        asked += seat.prompt == "trade_answer"
+        st.apply_in_place(bots[st.current_player()].choose(seat))
+    assert asked
