@@ -174,6 +174,30 @@ def test_simulate_compare_reports_differences(tmp_path, capsys):
     assert len((out / "games.csv").read_text().splitlines()) == 61
 
 
+def test_simulate_compares_a_house_rule_on_a_base_variant(tmp_path, capsys):
+    # --base-variant is played by both runs: the comparison is short+fast against short, not
+    # against the bare ruleset (a house rule measured on the first game, say)
+    short = tmp_path / "short.yaml"
+    short.write_text("variant: short\ntitle: Short game\nbase: high_tide\nmerge:\n  params: {goal: 4}\n")
+    shorter = tmp_path / "shorter.yaml"
+    shorter.write_text("variant: shorter\ntitle: Shorter\nbase: high_tide\nmerge:\n  params: {goal: 2}\n")
+    out = tmp_path / "cmp"
+    code = main(["simulate", HIGH_TIDE, "--base-variant", str(short), "--variant", str(shorter), "--compare",
+                 "--games", "30", "--players", "2", "--jobs", "1", "--out", str(out), "--quiet"])
+    text = capsys.readouterr().out
+    assert code == 0 and "short + shorter against short" in text
+    data = json.loads((out / "results.json").read_text())
+    assert set(data["games"]) == {"short", "short + shorter"}
+    assert data["base_variants"] == [str(short)] and data["variants"] == [str(shorter)]
+    plain = tmp_path / "plain"
+    assert main(["simulate", HIGH_TIDE, "--variant", str(short), "--games", "30", "--players", "2", "--jobs", "1",
+                 "--out", str(plain), "--quiet"]) == 0
+    base_games = data["games"]["short"]
+    assert [g["winners"] for g in base_games] == [g["winners"] for g in json.loads(
+        (plain / "results.json").read_text())["games"]["short"]]  # the base run is the short game itself
+    assert data["comparison"]["decisions"]["difference"] < 0  # a goal of 2 ends games sooner still
+
+
 def test_simulate_refuses_bad_arguments(capsys):
     assert main(["simulate", HIGH_TIDE, "--games", "2", "--bots", "clever"]) == 2
     assert main(["simulate", HIGH_TIDE, "--games", "2", "--compare"]) == 2

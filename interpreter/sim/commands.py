@@ -31,6 +31,10 @@ def register(sub) -> None:
     s.add_argument("ruleset", nargs="?", help="a ruleset directory or a shipped ruleset's name "
                    "(not with --resume)")
     s.add_argument("--variant", action="append", default=[], help="a variant file (repeatable)")
+    s.add_argument("--base-variant", action="append", default=[], metavar="VARIANT",
+                   help="a variant every run plays, the base of --compare included (repeatable): "
+                   "--base-variant first_game --variant hard_siege --compare measures a house rule "
+                   "on the first game")
     s.add_argument("--games", type=int, help="how many games (per run; with --resume, a new total)")
     s.add_argument("--bots", default="random",
                    help="random, policy, mcts or package.module:Class for every seat, or one per seat: "
@@ -98,10 +102,11 @@ def cmd_simulate(args) -> int:
     if args.compare and not args.variant:
         err.print("error: --compare needs at least one --variant to compare with the base")
         return 2
+    base_vs = list(getattr(args, "base_variant", None) or [])
     if args.compare and args.sweep:
         err.print("error: --sweep compares its values already; leave out --compare")
         return 2
-    game = load(args.ruleset, args.variant)  # located problems are printed by the CLI
+    game = load(args.ruleset, base_vs + args.variant)  # located problems are printed by the CLI
     rs = game.ruleset
     if "policy" in bots and game.program.policy is None:
         err.print(f"error: {rs.id} has no policy: section, so there is no policy bot to play")
@@ -147,15 +152,17 @@ def cmd_simulate(args) -> int:
             session.close()
             return 2
         out.mkdir(parents=True, exist_ok=True)
-        names = (rs.id, run_name(rs.id, args.variant))  # tables and charts name runs by their rules
-        specs = {names[1]: SimSpec(ruleset, tuple(args.variant), **common)}
+        # tables and charts name runs by their rules; --base-variant is played by every run
+        names = (run_name(rs.id, base_vs) if base_vs else rs.id, run_name(rs.id, base_vs + args.variant))
+        specs = {names[1]: SimSpec(ruleset, tuple(base_vs + args.variant), **common)}
         if args.compare:
-            specs = {names[0]: SimSpec(ruleset, (), **common), **specs}
+            specs = {names[0]: SimSpec(ruleset, tuple(base_vs), **common), **specs}
         sweep = None
         if args.sweep:
             files = sweep_variants(out, rs, param, values, players)
             points = [(v, point_name(param, v, base)) for v in values]
-            specs = {name: SimSpec(ruleset, tuple(args.variant) + ((files[v],) if files[v] else ()), **common)
+            specs = {name: SimSpec(ruleset, tuple(base_vs + args.variant) + ((files[v],) if files[v] else ()),
+                                   **common)
                      for v, name in points}
             sweep = (param, points)
         from .report import GameLog
@@ -267,7 +274,8 @@ def _report(args, rs, players, bots, execution, runs, interrupted, failure, name
     runs = {name: sorted(rs_, key=lambda r: r["index"]) for name, rs_ in runs.items()}
     report = {
         "format": "grimoire-simulation", "version": 2,
-        "ruleset": rs.id, "variants": typed["variant"], "players": players, "bots": list(bots),
+        "ruleset": rs.id, "variants": typed["variant"], "base_variants": typed.get("base_variant", []),
+        "players": players, "bots": list(bots),
         "rotate": args.rotate, "budget": args.budget, "depth": args.depth, "scenario": typed["scenario"],
         "seed": args.seed, "games_requested": args.games, "interrupted": interrupted, "failure": failure,
         "summary": {name: summarize(rs_) for name, rs_ in runs.items()},

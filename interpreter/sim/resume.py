@@ -29,6 +29,7 @@ def save_request(out: Path, args) -> None:
     req = {k: getattr(args, k, None) for k in FIELDS}
     req["ruleset"] = str(Path(args.ruleset_path).resolve())
     req["variant"] = [str(Path(v).resolve()) for v in args.variant]
+    req["base_variant"] = [str(Path(v).resolve()) for v in getattr(args, "base_variant", None) or []]
     req["scenario"] = str(Path(args.scenario).resolve()) if args.scenario else None
     req["as_typed"] = as_typed(args)
     write_atomic(out / REQUEST, json.dumps({"format": "grimoire-simulation-run", "version": 1, **req},
@@ -50,6 +51,7 @@ def apply_request(args) -> None:
         if k not in req:
             raise ResumeError(f"{path}: no {k!r}")
         setattr(args, k, req[k])
+    args.base_variant = list(req.get("base_variant") or [])  # a run from before --base-variant has none
     if games is not None:
         args.games = games
     args.as_typed = req.get("as_typed") or {"variant": args.variant, "scenario": args.scenario}
@@ -58,7 +60,8 @@ def apply_request(args) -> None:
 
 def as_typed(args) -> dict:
     """The variant and scenario paths as the user typed them (the reports show these)."""
-    return getattr(args, "as_typed", None) or {"variant": list(args.variant), "scenario": args.scenario}
+    return getattr(args, "as_typed", None) or {"variant": list(args.variant), "scenario": args.scenario,
+                                                "base_variant": list(getattr(args, "base_variant", None) or [])}
 
 
 def finished_games(d: Path, names) -> dict[str, list[dict]]:
