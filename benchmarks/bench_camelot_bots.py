@@ -13,7 +13,7 @@ Parts (each prints its numbers and appends them as one JSON line to --out):
 
 The evaluation seeds start at --seed (default 30,000,000), which no tuning ever played:
 `grimoire tune` trains on seeds from 1,000,000 on, and the hand tuning of the policy used seeds
-below 1,000,000, 2,000,000-2,000,999 and 9,000,000-9,000,999 (the round that made it win).
+below 1,000,000, 2,000,000-8,000,999 and 9,000,000-9,000,999 (the round that made it win).
 Games are played by `interpreter.sim.run_batch` (seed i is game i of the batch, so a result
 depends only on its seed); CPU seconds are summed over the worker processes.
 """

@@ -6,8 +6,8 @@ Run: python benchmarks/sweep_policy_weights.py [--ruleset R] [--variant V] [--si
 
 Prints one line per candidate: the Loyal (or --side) wins at each player count, and the pairs
 won only by the shipped weights / only by the candidate. This is how the Camelot policy's
-weights were set this round (seeds 2,000,000+ and 4,000,000+, checked on 3,000,000+); the
-evaluation seeds of bench_camelot_bots.py (30,000,000+) were never used.
+weights were set this round (seeds 2,000,000+ and 4,000,000+, checked on other blocks up to
+8,000,999); the evaluation seeds of bench_camelot_bots.py (30,000,000+) were never used.
 """
 
 from __future__ import annotations
