@@ -33,8 +33,7 @@ def register(sub) -> None:
     s.add_argument("--variant", action="append", default=[], help="a variant file (repeatable)")
     s.add_argument("--base-variant", action="append", default=[], metavar="VARIANT",
                    help="a variant every run plays, the base of --compare included (repeatable): "
-                   "--base-variant first_game --variant hard_siege --compare measures a house rule "
-                   "on the first game")
+                   "--base-variant B --variant V --compare measures V played on top of B")
     s.add_argument("--games", type=int, help="how many games (per run; with --resume, a new total)")
     s.add_argument("--bots", default="random",
                    help="random, policy, mcts or package.module:Class for every seat, or one per seat: "
