@@ -101,10 +101,10 @@ def cmd_simulate(args) -> int:
     if args.compare and not args.variant:
         err.print("error: --compare needs at least one --variant to compare with the base")
         return 2
-    base_vs = list(getattr(args, "base_variant", None) or [])
     if args.compare and args.sweep:
         err.print("error: --sweep compares its values already; leave out --compare")
         return 2
+    base_vs = list(args.base_variant)
     game = load(args.ruleset, base_vs + args.variant)  # located problems are printed by the CLI
     rs = game.ruleset
     if "policy" in bots and game.program.policy is None:
