@@ -115,6 +115,21 @@ def test_resume_plays_only_the_missing_games_and_ends_as_one_run(tmp_path, monke
     assert len((cut / "games.jsonl").read_text().splitlines()) == 12
 
 
+def test_resume_keeps_variants_named_by_the_ruleset(tmp_path, monkeypatch):
+    # `--variant no_black_pearl` and `--base-variant beginner`, names of the ruleset's own variants stay names in
+    # run.json (a path would be resolved against the first run's directory and not be found)
+    run = tmp_path / "run"
+    monkeypatch.chdir(tmp_path)
+    args = ["simulate", "castle_of_the_devil", "--base-variant", "beginner", "--variant", "no_black_pearl",
+            "--games", "3", "--players", "4", "--jobs", "1", "--quiet"]
+    assert main([*args, "--out", str(run)]) == 0
+    req = json.loads((run / "run.json").read_text())
+    assert req["variant"] == ["no_black_pearl"] and req["base_variant"] == ["beginner"]
+    monkeypatch.chdir(RULESETS.parent)
+    assert main(["simulate", "--resume", str(run), "--games", "5", "--jobs", "1", "--quiet"]) == 0
+    assert len((run / "games.jsonl").read_text().splitlines()) == 5
+
+
 def test_resume_needs_a_run_directory(tmp_path, capsys):
     assert main(["simulate", "--resume", str(tmp_path), "--quiet"]) == 2
     assert "holds no run.json" in one_line_error(capsys)

@@ -28,12 +28,19 @@ def save_request(out: Path, args) -> None:
     """Write what this run plays to out/run.json (paths absolute, so any directory can resume)."""
     req = {k: getattr(args, k, None) for k in FIELDS}
     req["ruleset"] = str(Path(args.ruleset_path).resolve())
-    req["variant"] = [str(Path(v).resolve()) for v in args.variant]
-    req["base_variant"] = [str(Path(v).resolve()) for v in getattr(args, "base_variant", None) or []]
+    req["variant"] = [_where(v) for v in args.variant]
+    req["base_variant"] = [_where(v) for v in args.base_variant]
     req["scenario"] = str(Path(args.scenario).resolve()) if args.scenario else None
     req["as_typed"] = as_typed(args)
     write_atomic(out / REQUEST, json.dumps({"format": "grimoire-simulation-run", "version": 1, **req},
                                            indent=1) + "\n")
+
+
+def _where(v: str) -> str:
+    """A variant as run.json keeps it: a file's absolute path (any directory can resume), or a
+    name of the ruleset's own variants (`first_game`), which the ruleset resolves again."""
+    p = Path(v)
+    return str(p.resolve()) if p.is_file() else v
 
 
 def apply_request(args) -> None:
@@ -61,7 +68,7 @@ def apply_request(args) -> None:
 def as_typed(args) -> dict:
     """The variant and scenario paths as the user typed them (the reports show these)."""
     return getattr(args, "as_typed", None) or {"variant": list(args.variant), "scenario": args.scenario,
-                                                "base_variant": list(getattr(args, "base_variant", None) or [])}
+                                                "base_variant": list(args.base_variant)}
 
 
 def finished_games(d: Path, names) -> dict[str, list[dict]]:
