@@ -38,7 +38,7 @@ def save_request(out: Path, args) -> None:
 
 def _where(v: str) -> str:
     """A variant as run.json keeps it: a file's absolute path (any directory can resume), or a
-    name of the ruleset's own variants (`first_game`), which the ruleset resolves again."""
+    name of one of the ruleset's own variants, which the ruleset resolves again."""
     p = Path(v)
     return str(p.resolve()) if p.is_file() else v
 
