@@ -5,6 +5,8 @@ Run: python benchmarks/bench_camelot_bots.py PART [--games N] [--players 3,5] [-
 Parts (each prints its numbers and appends them as one JSON line to --out):
   policy    Loyal win rate of policy bots on `first_game` (Wilson 95% intervals)
   search    MCTS Knights (policy playouts) against policy Knights on the same seeds (McNemar)
+  rollout   rollout-search Knights (the policy, corrected by playouts) against policy Knights,
+            on the same seeds (McNemar)
   traitor   the base game (Traitor dealt as the rules say, playing its policy) against
             `first_game` on the same seeds; how often the Traitor is unmasked, how often an
             accusation hits a Loyal Knight
@@ -115,6 +117,24 @@ def part_search(a) -> dict:
     return out
 
 
+def part_rollout(a) -> dict:
+    out = {}
+    opts = {k: getattr(a, k) for k in ("worlds", "width", "horizon_rounds", "delta") if getattr(a, k) is not None}
+    if "horizon_rounds" in opts:
+        opts["horizon"] = opts.pop("horizon_rounds")
+    for n in a.players:
+        base, s1 = play(["first_game"], n, ["policy"], a.games, a.seed, a.jobs)
+        srch, s2 = play(["first_game"], n, ["rollout"], a.games, a.seed, a.jobs, options=opts)
+        c = paired(base, srch)
+        decisions = sum(r["decisions"] for r in srch)
+        c.update(options=opts, cpu_s_policy=round(s1, 1), cpu_s_search=round(s2, 1), decisions=decisions,
+                 cpu_s_per_game=round(s2 / len(srch), 2))
+        print(show_paired(f"policy -> rollout, {n} players", c),
+              f"({s2:.0f} CPU s, {s2 / len(srch):.1f} s a game)", flush=True)
+        out[str(n)] = c
+    return out
+
+
 def part_traitor(a) -> dict:
     out = {}
     for n in a.players:
@@ -193,7 +213,7 @@ def part_speed(a) -> dict:
     return out
 
 
-PARTS = {"policy": part_policy, "search": part_search, "traitor": part_traitor,
+PARTS = {"policy": part_policy, "search": part_search, "rollout": part_rollout, "traitor": part_traitor,
          "compare": part_compare, "speed": part_speed}
 
 
@@ -206,6 +226,10 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--budget", type=int, default=100)
     ap.add_argument("--horizon", default=None, help="MCTS horizon in turns, or 'round' (default: the bot's)")
+    ap.add_argument("--worlds", type=int, help="rollout bot: worlds per searched decision (default: the bot's)")
+    ap.add_argument("--width", type=int, help="rollout bot: the policy's best options played out")
+    ap.add_argument("--horizon-rounds", type=float, help="rollout bot: playout length in rounds")
+    ap.add_argument("--delta", type=float, help="rollout bot: standard errors a better option must clear")
     ap.add_argument("--mcts-decisions", type=int, default=40)
     ap.add_argument("--variants", default=",".join(HOUSE_RULES))
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "camelot-bots.jsonl"))

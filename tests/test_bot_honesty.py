@@ -68,18 +68,22 @@ def audit(g, players: int, bots: list, seed: int, decisions: int) -> tuple[int, 
 
 
 def kinds_for(g) -> list[str]:
-    return ["random", "mcts"] + (["policy"] if g.program.policy is not None else [])
+    return ["random", "mcts"] + (["policy", "rollout"] if g.program.policy is not None else [])
+
+
+OPTIONS = {"mcts": {"iterations": 12, "depth": 6}, "rollout": {"worlds": 4, "horizon": 1.0}}
 
 
 @pytest.mark.parametrize("name,players", GAMES)
 def test_bots_choose_the_same_in_every_world_they_cannot_tell_apart(name, players):
     g = game(name)
     for kind in kinds_for(g):
-        opts = {"iterations": 12, "depth": 6} if kind == "mcts" else {}
+        opts = OPTIONS.get(kind, {})
+        search = kind in OPTIONS
         total = redealt = 0
-        for seed in range(2 if kind == "mcts" else 4):
+        for seed in range(2 if search else 4):
             bots = [make_bot(kind, seed * 100 + p, g, **opts) for p in range(players)]
-            n, r, d = audit(g, players, bots, seed, 40 if kind == "mcts" else 150)
+            n, r, d = audit(g, players, bots, seed, 40 if search else 150)
             assert d == 0, f"{kind} bot on {name}: {d} of {n} choices changed with the hidden cards"
             total += n
             redealt += r

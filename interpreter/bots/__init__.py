@@ -7,11 +7,11 @@ from __future__ import annotations
 from .base import Bot, Seat, as_seat, decide
 from .random_bot import RandomBot
 
-KINDS = ("random", "policy", "mcts")
+KINDS = ("random", "policy", "mcts", "rollout")
 
 
 def make_bot(kind: str, seed: int, game=None, **opts):
-    """A bot by name: 'random', 'policy' or 'mcts'."""
+    """A bot by name: 'random', 'policy', 'mcts' or 'rollout'."""
     if kind == "random":
         return RandomBot(seed)
     if kind == "policy":
@@ -20,6 +20,9 @@ def make_bot(kind: str, seed: int, game=None, **opts):
     if kind == "mcts":
         from .mcts import MctsBot
         return MctsBot(seed, game, **opts)
+    if kind == "rollout":
+        from .rollout import RolloutBot
+        return RolloutBot(seed, game, **opts)
     if ":" in kind:  # a class of one's own: package.module:Name
         from .plugin import make_plugin_bot
         return make_plugin_bot(kind, seed, game)

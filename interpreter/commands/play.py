@@ -27,8 +27,9 @@ def register(sub) -> None:
     p = sub.add_parser("play", help="play a game (all bots unless --seats says human)")
     p.add_argument("ruleset", nargs="?", default=None)
     p.add_argument("--players", type=int)
-    p.add_argument("--seats", help="comma-separated: human, random, policy, mcts or package.module:Class per seat")
-    p.add_argument("--bots", help="bot for unnamed seats: random, policy, mcts or package.module:Class "
+    p.add_argument("--seats", help="comma-separated: human, random, policy, mcts, rollout or "
+                   "package.module:Class per seat")
+    p.add_argument("--bots", help="bot for unnamed seats: random, policy, mcts, rollout or package.module:Class "
                    "(default: policy where the ruleset has one, else random)")
     p.add_argument("--temperature", type=float, default=0.0,
                    help="policy bots draw options by softmax at this temperature (0: the best)")
@@ -101,11 +102,11 @@ def cmd_play(args) -> int:
             from ..bots.plugin import load_bot_class
             load_bot_class(s)
             continue
-        if s not in ("human", "random", "policy", "mcts"):
+        if s not in ("human", "random", "policy", "mcts", "rollout"):
             print(text_of(args, "cli-seat-kind", {"kind": s}), file=sys.stderr)
             return 2
-        if s == "policy" and game.program.policy is None:
-            print(f"error: {game.ruleset.id} has no policy: section, so there is no policy bot", file=sys.stderr)
+        if s in ("policy", "rollout") and game.program.policy is None:
+            print(f"error: {game.ruleset.id} has no policy: section, so there is no {s} bot", file=sys.stderr)
             return 2
     if args.lang != "en":
         from ..languages import require_language

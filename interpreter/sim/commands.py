@@ -22,7 +22,7 @@ from .runner import SimSpec
 from .stats import compare, summarize
 from .sweep import base_value, curve, fresh_out, never_won, parse_sweep, point_name, run_name, sweep_png, sweep_variants
 
-BOT_KINDS = ("random", "policy", "mcts")
+BOT_KINDS = ("random", "policy", "mcts", "rollout")
 
 
 def register(sub) -> None:
@@ -36,7 +36,7 @@ def register(sub) -> None:
                    "--base-variant B --variant V --compare measures V played on top of B")
     s.add_argument("--games", type=int, help="how many games (per run; with --resume, a new total)")
     s.add_argument("--bots", default="random",
-                   help="random, policy, mcts or package.module:Class for every seat, or one per seat: "
+                   help="random, policy, mcts, rollout or package.module:Class for every seat, or one per seat: "
                    "mcts,policy,random")
     s.add_argument("--temperature", type=float, default=0.0,
                    help="policy bots draw options by softmax at this temperature (0: the best)")
@@ -93,7 +93,7 @@ def cmd_simulate(args) -> int:
     bots = tuple(b.strip() for b in args.bots.split(","))
     bad = [b for b in bots if b not in BOT_KINDS and not is_plugin(b)]
     if bad:
-        err.print(f"error: unknown bot {bad[0]!r} (random, policy, mcts or package.module:Class)")
+        err.print(f"error: unknown bot {bad[0]!r} (random, policy, mcts, rollout or package.module:Class)")
         return 2
     for b in bots:
         if is_plugin(b):

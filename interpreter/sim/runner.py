@@ -105,15 +105,18 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
 
 
 POLICY_OPTIONS = ("temperature", "weights")  # the options a policy bot takes
+ROLLOUT_OPTIONS = ("width", "worlds", "screen", "horizon", "delta")  # and a rollout bot
 
 
 def bot_options(spec: SimSpec, kind: str) -> dict:
     """The construction options of a bot of this kind in the spec's games."""
     if kind == "mcts":
         return {"iterations": spec.budget, "depth": spec.depth,
-                **{k: v for k, v in spec.options.items() if k not in POLICY_OPTIONS}}
+                **{k: v for k, v in spec.options.items() if k not in POLICY_OPTIONS + ROLLOUT_OPTIONS}}
     if kind == "policy":
         return {k: v for k, v in spec.options.items() if k in POLICY_OPTIONS}
+    if kind == "rollout":
+        return {k: v for k, v in spec.options.items() if k in ROLLOUT_OPTIONS}
     return {}
 
 

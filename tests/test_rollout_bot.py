@@ -1,0 +1,142 @@
+"""The rollout bot (bots/rollout.py): the policy, corrected where playouts of its best options
+show a surer end of the game."""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter.bots import Seat, make_bot
+from interpreter.bots.rollout import RolloutBot
+from interpreter.game import RULESETS, load
+
+
+def blind_tide(tmp_path):
+    """High Tide with a policy that never washes a card away, not even the winning one."""
+    p = tmp_path / "blind.yaml"
+    p.write_text("variant: blind\ntitle: never wash\nbase: high_tide\nmerge:\n  policy:\n    act:\n"
+                 "      wash: \"0\"\n", encoding="utf-8")
+    return load(RULESETS / "high_tide", [str(p)])
+
+
+def winning_card_on_the_table(seat) -> bool:
+    """Is the card the current player just played the one that reaches the goal?"""
+    v = seat.view
+    cur = v["current"]
+    top = v["zones"][f"shore@{cur}"][-1]
+    value = {"shell_1": 1, "shell_2": 2, "shell_3": 3, "pearl": 5}[top]
+    return v["counters"][f"score@{cur}"] + value >= 12
+
+
+def test_the_rollout_bot_washes_away_the_card_that_would_win_where_its_policy_never_does(tmp_path):
+    g = blind_tide(tmp_path)
+    critical = washed = 0
+    wins = {"policy": 0, "rollout": 0}
+    for kind in ("policy", "rollout"):
+        for seed in range(80):
+            st = g.new_game(seed=seed, players=2)
+            bots = [make_bot(kind, seed * 10, g), make_bot("policy", seed * 10 + 1, g)]
+            while not st.over:
+                seat = Seat(st)
+                oid = bots[st.current_player()].choose(seat)
+                if (kind == "rollout" and seat.player == 0 and seat.prompt == "wash"
+                        and len(seat.options) > 1 and winning_card_on_the_table(seat)):
+                    critical += 1
+                    washed += oid != "pass"
+                    # searched in full: passing loses at once in every world
+                    assert bots[0].last["candidates"][0] == "pass" and bots[0].last["worlds"] == 16
+                if kind == "policy" and seat.player == 0 and seat.prompt == "wash":
+                    assert oid == "pass"  # the blind policy really never washes
+                st.apply_in_place(oid)
+            wins[kind] += 0 in st.result["winners"]
+    assert critical >= 5
+    # washed where it saves the game for a while; not where the other wins next turn anyway
+    # (the playouts play the blind policy on: it never washes the next winning card either)
+    assert washed >= critical // 2
+    assert wins["rollout"] > wins["policy"]
+
+
+def test_far_from_any_end_the_rollout_bot_plays_as_the_policy_bot():
+    g = load(RULESETS / "shadows_over_camelot", ["first_game"])
+    pol = g.program.policy
+    st = g.new_game(seed=3, players=3)
+    policy = make_bot("policy", 7, g)
+    roll = make_bot("rollout", 7, g)
+    checked = 0
+    while checked < 40:
+        seat = Seat(st)
+        if len(seat.options) > 1 and pol.view_safe(st, None):
+            checked += 1
+            scores = pol.scores(st, seat.player, seat.options)
+            best = {o.id for o, s in zip(seat.options, scores) if s == max(scores)}
+            # nothing ends within the horizon this early: one of the policy's best options
+            assert roll.choose(seat) in best
+            assert roll.full == 0 and roll.searched == checked
+        st.apply_in_place(policy.choose(Seat(st)))
+
+
+def test_only_a_gain_beyond_the_noise_overrides_the_policy():
+    bot = RolloutBot(0, load(RULESETS / "high_tide", []), delta=2.0)
+    cand = ["a", "b", "c"]
+    # b wins in every world where a loses: a sure gain
+    assert bot._best(cand, [[0.0, 1.0, 0.5]] * 8)[0] == 1
+    # c is ahead by one lucky world in sixteen: within the noise, the policy's a stays
+    rows = [[0.5, 0.5, 0.5]] * 15 + [[0.0, 0.0, 1.0]]
+    assert bot._best(cand, rows)[0] == 0
+    # the larger of two clear gains wins
+    rows = [[0.0, 0.5, 1.0]] * 6 + [[0.5, 1.0, 1.0]] * 6
+    assert bot._best(cand, rows)[0] == 2
+    assert bot.last["chosen"] == "c" and bot.last["worlds"] == 12
+
+
+@pytest.mark.parametrize("name,players,variants", [("shadows_over_camelot", 3, ["first_game"]),
+                                                   ("castle_of_the_devil", 4, [])])
+def test_rollout_games_are_legal_and_repeat_from_their_seed(name, players, variants):
+    g = load(RULESETS / name, variants)
+
+    def play(seed):
+        st = g.new_game(seed=seed, players=players, record=False)
+        bots = [make_bot("rollout", seed * 100 + p, g, worlds=6, horizon=1.0) for p in range(players)]
+        moves = []
+        while not st.over:
+            oid = bots[st.current_player()].choose(Seat(st))
+            assert st.apply_in_place(oid) is None, oid
+            moves.append(oid)
+        return moves, st.result, sum(b.full for b in bots)
+
+    a, b = play(5), play(5)
+    assert a == b
+    assert a[2] > 0  # the game's end was searched
+
+
+def test_a_rollout_bot_needs_a_policy(tmp_path):
+    p = tmp_path / "none.yaml"
+    p.write_text("variant: none\ntitle: no policy\nbase: high_tide\nmerge:\n  policy: null\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="no policy"):
+        make_bot("rollout", 1, load(RULESETS / "high_tide", [str(p)]))
+
+
+def test_near_the_end_its_searches_choose_the_same_in_worlds_it_cannot_tell_apart():
+    """The honesty check of test_bot_honesty.py, on the decisions where the rollout bot
+    searches in full (the last rounds of a game), in the base game with its hidden Traitor."""
+    from test_bot_honesty import twin
+
+    from interpreter.engine.rng import Rng
+    g = load(RULESETS / "shadows_over_camelot", [])
+    full = checked = 0
+    for seed in (11, 12):
+        st = g.new_game(seed=seed, players=4)
+        bots = [make_bot("policy", seed * 10 + p, g) for p in range(4)]
+        states = []
+        while not st.over:
+            if len(st.options()) > 1:
+                states.append(st.clone())
+            st.apply_in_place(bots[st.current_player()].choose(Seat(st)))
+        rng = Rng(seed)
+        for s in states[-25:]:
+            bot = make_bot("rollout", seed, g, worlds=6)
+            world = Seat(s).determinize(rng)
+            a, b = twin(bot), twin(bot)
+            assert a.choose(Seat(s)) == b.choose(Seat(world))
+            full += a.full
+            checked += 1
+    assert checked == 50 and full >= 10
