@@ -22,11 +22,7 @@ class PolicyBot:
                  weights: dict | None = None, **_options):
         # weights: per side, {side: {weight: value}}: what `grimoire tune` tries
         self.rng = Rng(seed_state(seed))
-        prog = getattr(game, "program", None)
-        self.policy = getattr(prog, "policy", None)
-        if self.policy is None:
-            name = getattr(getattr(game, "ruleset", None), "id", "this ruleset")
-            raise ValueError(f"{name} has no policy: section, so there is no policy bot to play")
+        self.policy = ruleset_policy(game, "policy")
         self.temperature = float(temperature or 0.0)
         self.weights = dict(weights) if weights else None
 
@@ -38,6 +34,15 @@ class PolicyBot:
             return opts[0].id
         scores = seat.evaluate(self.policy, self.rng, self.weights)
         return opts[pick(scores, self.temperature, self.rng)].id
+
+
+def ruleset_policy(game, bot: str):
+    """The game's compiled policy (`Program.policy`); ValueError if its ruleset has none."""
+    policy = getattr(getattr(game, "program", None), "policy", None)
+    if policy is None:
+        name = getattr(getattr(game, "ruleset", None), "id", "this ruleset")
+        raise ValueError(f"{name} has no policy: section, so there is no {bot} bot to play")
+    return policy
 
 
 def pick(scores: list[float], temperature: float, rng) -> int:
@@ -65,4 +70,4 @@ def softmax(scores: list[float], temperature: float) -> list[float]:
     return [w / total for w in ws]
 
 
-__all__ = ["PolicyBot", "pick", "softmax"]
+__all__ = ["PolicyBot", "pick", "ruleset_policy", "softmax"]

@@ -36,7 +36,7 @@ import math
 
 from ..engine.rng import Rng, seed_state
 from .base import as_seat
-from .policy import pick
+from .policy import pick, ruleset_policy
 
 
 class RolloutBot:
@@ -45,11 +45,7 @@ class RolloutBot:
     def __init__(self, seed: int = 0, game=None, width: int = 3, worlds: int = 16,
                  screen: int = 2, horizon: float = 2.0, delta: float = 2.0, **_options):
         self.rng = Rng(seed_state(seed))
-        prog = getattr(game, "program", None)
-        self.policy = getattr(prog, "policy", None)
-        if self.policy is None:
-            name = getattr(getattr(game, "ruleset", None), "id", "this ruleset")
-            raise ValueError(f"{name} has no policy: section, so there is no rollout bot to play")
+        self.policy = ruleset_policy(game, "rollout")
         self.width = max(1, int(width))
         self.worlds = max(2, int(worlds))
         self.screen = max(1, min(int(screen), self.worlds))
@@ -78,7 +74,7 @@ class RolloutBot:
             return cand[0]  # no game ends within the horizon: nothing to correct
         self.full += 1
         self._play(seat, cand, self.worlds - self.screen, rows)
-        best, gain = self._best(cand, rows)
+        best = self._best(cand, rows)[0]
         self.overridden += best != 0
         return cand[best]
 
