@@ -206,13 +206,21 @@ def test_simulate_refuses_bad_arguments(capsys):
     assert "unknown bot 'clever'" in err and "--compare needs" in err and "not 9" in err
 
 
+def _sigint_as_in_a_terminal() -> None:
+    """In the child before it starts: Ctrl-C at its default, as in a terminal. A parent that
+    ignores SIGINT (a job started with `&` or nohup, some CI runners) passes the ignore on to
+    its children, and a Python started that way never turns Ctrl-C into KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_interrupted_run_keeps_finished_games(tmp_path, jobs):
     out = tmp_path / "int"
     proc = subprocess.Popen(
         [sys.executable, "-m", "interpreter.cli", "simulate", HIGH_TIDE, "--games", "100000",
          "--players", "4", "--jobs", str(jobs), "--out", str(out), "--quiet"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=_sigint_as_in_a_terminal)
     log = out / "games.jsonl"
     deadline = time.time() + 60
     while time.time() < deadline:
