@@ -140,3 +140,8 @@ def test_near_the_end_its_searches_choose_the_same_in_worlds_it_cannot_tell_apar
             full += a.full
             checked += 1
     assert checked == 50 and full >= 10
+
+
+def test_a_misspelt_rollout_option_is_refused():
+    with pytest.raises(TypeError, match="world"):
+        make_bot("rollout", 1, load(RULESETS / "high_tide", []), world=32)

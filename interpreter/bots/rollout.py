@@ -43,7 +43,7 @@ class RolloutBot:
     """The policy bot, overridden where playouts of its best options show a surer end."""
 
     def __init__(self, seed: int = 0, game=None, width: int = 3, worlds: int = 16,
-                 screen: int = 2, horizon: float = 2.0, delta: float = 2.0, **_options):
+                 screen: int = 2, horizon: float = 2.0, delta: float = 2.0):
         self.rng = Rng(seed_state(seed))
         self.policy = ruleset_policy(game, "rollout")
         self.width = max(1, int(width))
