@@ -122,14 +122,20 @@ def part_rollout(a) -> dict:
     opts = {k: getattr(a, k) for k in ("worlds", "width", "horizon_rounds", "delta") if getattr(a, k) is not None}
     if "horizon_rounds" in opts:
         opts["horizon"] = opts.pop("horizon_rounds")
+    # --against JSON: the baseline is a rollout bot with those options instead of the policy
+    against = None if a.against is None else json.loads(a.against)
+    label = "policy" if against is None else f"rollout {against}"
     for n in a.players:
-        base, s1 = play(["first_game"], n, ["policy"], a.games, a.seed, a.jobs)
+        if against is None:
+            base, s1 = play(["first_game"], n, ["policy"], a.games, a.seed, a.jobs)
+        else:
+            base, s1 = play(["first_game"], n, ["rollout"], a.games, a.seed, a.jobs, options=against)
         srch, s2 = play(["first_game"], n, ["rollout"], a.games, a.seed, a.jobs, options=opts)
         c = paired(base, srch)
         decisions = sum(r["decisions"] for r in srch)
-        c.update(options=opts, cpu_s_policy=round(s1, 1), cpu_s_search=round(s2, 1), decisions=decisions,
-                 cpu_s_per_game=round(s2 / len(srch), 2))
-        print(show_paired(f"policy -> rollout, {n} players", c),
+        c.update(options=opts, against=against, cpu_s_base=round(s1, 1), cpu_s_search=round(s2, 1),
+                 decisions=decisions, cpu_s_per_game=round(s2 / len(srch), 2))
+        print(show_paired(f"{label} -> rollout {opts}, {n} players", c),
               f"({s2:.0f} CPU s, {s2 / len(srch):.1f} s a game)", flush=True)
         out[str(n)] = c
     return out
@@ -230,6 +236,7 @@ def main() -> None:
     ap.add_argument("--width", type=int, help="rollout bot: the policy's best options played out")
     ap.add_argument("--horizon-rounds", type=float, help="rollout bot: playout length in rounds")
     ap.add_argument("--delta", type=float, help="rollout bot: standard errors a better option must clear")
+    ap.add_argument("--against", help="rollout: compare with a rollout bot of these options (JSON), not the policy")
     ap.add_argument("--mcts-decisions", type=int, default=40)
     ap.add_argument("--variants", default=",".join(HOUSE_RULES))
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "camelot-bots.jsonl"))
