@@ -78,13 +78,13 @@ def test_only_a_gain_beyond_the_noise_overrides_the_policy():
     bot = RolloutBot(0, load(RULESETS / "high_tide", []), delta=2.0)
     cand = ["a", "b", "c"]
     # b wins in every world where a loses: a sure gain
-    assert bot._best(cand, [[0.0, 1.0, 0.5]] * 8)[0] == 1
+    assert bot._best(cand, [[0.0, 1.0, 0.5]] * 8) == 1
     # c is ahead by one lucky world in sixteen: within the noise, the policy's a stays
     rows = [[0.5, 0.5, 0.5]] * 15 + [[0.0, 0.0, 1.0]]
-    assert bot._best(cand, rows)[0] == 0
+    assert bot._best(cand, rows) == 0
     # the larger of two clear gains wins
     rows = [[0.0, 0.5, 1.0]] * 6 + [[0.5, 1.0, 1.0]] * 6
-    assert bot._best(cand, rows)[0] == 2
+    assert bot._best(cand, rows) == 2
     assert bot.last["chosen"] == "c" and bot.last["worlds"] == 12
 
 
@@ -108,11 +108,28 @@ def test_rollout_games_are_legal_and_repeat_from_their_seed(name, players, varia
     assert a[2] > 0  # the game's end was searched
 
 
-def test_a_rollout_bot_needs_a_policy(tmp_path):
+def test_a_rollout_bot_needs_a_policy(tmp_path, capsys):
+    from interpreter.cli import main
     p = tmp_path / "none.yaml"
     p.write_text("variant: none\ntitle: no policy\nbase: high_tide\nmerge:\n  policy: null\n", encoding="utf-8")
     with pytest.raises(ValueError, match="no policy"):
         make_bot("rollout", 1, load(RULESETS / "high_tide", [str(p)]))
+    # refused before a game is played, in play and in simulate alike
+    assert main(["play", "high_tide", "--variant", str(p), "--bots", "rollout", "--quiet"]) == 2
+    assert main(["simulate", "high_tide", "--variant", str(p), "--bots", "random,rollout", "--games", "2",
+                 "--quiet", "--out", str(tmp_path / "sim")]) == 2
+    assert capsys.readouterr().err.count("so there is no rollout bot") == 2
+    assert not (tmp_path / "sim").exists()
+
+
+def test_simulate_gives_each_bot_kind_its_own_options():
+    from interpreter.sim import SimSpec
+    from interpreter.sim.runner import bot_options
+    spec = SimSpec("high_tide", (), 2, ("mcts", "rollout", "policy"), budget=30,
+                   options={"horizon": 4, "worlds": 8, "temperature": 1.5, "c": 0.5})
+    assert bot_options(spec, "mcts") == {"iterations": 30, "depth": None, "horizon": 4, "c": 0.5}
+    assert bot_options(spec, "rollout") == {"horizon": 4, "worlds": 8}
+    assert bot_options(spec, "policy") == {"temperature": 1.5}
 
 
 def test_near_the_end_its_searches_choose_the_same_in_worlds_it_cannot_tell_apart():

@@ -8,6 +8,7 @@ from .base import Bot, Seat, as_seat, decide
 from .random_bot import RandomBot
 
 KINDS = ("random", "policy", "mcts", "rollout")
+NEED_POLICY = ("policy", "rollout")  # the bots that play the ruleset's `policy:`
 
 
 def make_bot(kind: str, seed: int, game=None, **opts):
@@ -34,4 +35,4 @@ def default_kind(game) -> str:
     return "policy" if getattr(getattr(game, "program", None), "policy", None) is not None else "random"
 
 
-__all__ = ["KINDS", "Bot", "RandomBot", "Seat", "as_seat", "decide", "default_kind", "make_bot"]
+__all__ = ["KINDS", "NEED_POLICY", "Bot", "RandomBot", "Seat", "as_seat", "decide", "default_kind", "make_bot"]

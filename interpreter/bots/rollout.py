@@ -74,12 +74,12 @@ class RolloutBot:
             return cand[0]  # no game ends within the horizon: nothing to correct
         self.full += 1
         self._play(seat, cand, self.worlds - self.screen, rows)
-        best = self._best(cand, rows)[0]
+        best = self._best(cand, rows)
         self.overridden += best != 0
         return cand[best]
 
-    def _best(self, cand: list[str], rows: list[list[float]]) -> tuple[int, float]:
-        """The index of the candidate to play and its mean gain over the policy's choice."""
+    def _best(self, cand: list[str], rows: list[list[float]]) -> int:
+        """The index of the candidate to play (0, the policy's choice, unless one clears delta)."""
         n = len(rows)
         best, gain = 0, 0.0
         means = []
@@ -91,7 +91,7 @@ class RolloutBot:
             if j and m > gain and m > self.delta * math.sqrt(var / n):
                 best, gain = j, m
         self.last = {"candidates": cand, "worlds": n, "gain": means, "chosen": cand[best]}
-        return best, gain
+        return best
 
     def _play(self, seat, cand: list[str], worlds: int, rows: list) -> None:
         """Append, for each of `worlds` new worlds, the playout score of every candidate."""

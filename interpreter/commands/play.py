@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from ..bots import decide, default_kind, make_bot
+from ..bots import KINDS, NEED_POLICY, decide, default_kind, make_bot
 from ..engine.faults import EffectRuntimeError
 from ..engine.state import SPECTATOR
 from ..errors import GrimoireError, RulesetError
@@ -102,10 +102,10 @@ def cmd_play(args) -> int:
             from ..bots.plugin import load_bot_class
             load_bot_class(s)
             continue
-        if s not in ("human", "random", "policy", "mcts", "rollout"):
+        if s != "human" and s not in KINDS:
             print(text_of(args, "cli-seat-kind", {"kind": s}), file=sys.stderr)
             return 2
-        if s in ("policy", "rollout") and game.program.policy is None:
+        if s in NEED_POLICY and game.program.policy is None:
             print(f"error: {game.ruleset.id} has no policy: section, so there is no {s} bot", file=sys.stderr)
             return 2
     if args.lang != "en":

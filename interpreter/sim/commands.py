@@ -15,14 +15,13 @@ import time
 from contextlib import closing
 from pathlib import Path
 
+from ..bots import KINDS, NEED_POLICY
 from ..bots.plugin import is_plugin, load_bot_class
 from .backends import BACKENDS, default_jobs
 from .report import write_atomic_bytes
 from .runner import SimSpec
 from .stats import compare, summarize
 from .sweep import base_value, curve, fresh_out, never_won, parse_sweep, point_name, run_name, sweep_png, sweep_variants
-
-BOT_KINDS = ("random", "policy", "mcts", "rollout")
 
 
 def register(sub) -> None:
@@ -91,7 +90,7 @@ def cmd_simulate(args) -> int:
         err.print("error: --games must be at least 1")
         return 2
     bots = tuple(b.strip() for b in args.bots.split(","))
-    bad = [b for b in bots if b not in BOT_KINDS and not is_plugin(b)]
+    bad = [b for b in bots if b not in KINDS and not is_plugin(b)]
     if bad:
         err.print(f"error: unknown bot {bad[0]!r} (random, policy, mcts, rollout or package.module:Class)")
         return 2
@@ -107,8 +106,9 @@ def cmd_simulate(args) -> int:
     base_vs = list(args.base_variant)
     game = load(args.ruleset, base_vs + args.variant)  # located problems are printed by the CLI
     rs = game.ruleset
-    if "policy" in bots and game.program.policy is None:
-        err.print(f"error: {rs.id} has no policy: section, so there is no policy bot to play")
+    needs = [b for b in bots if b in NEED_POLICY]
+    if needs and game.program.policy is None:
+        err.print(f"error: {rs.id} has no policy: section, so there is no {needs[0]} bot to play")
         return 2
     scenario = None
     if args.scenario:

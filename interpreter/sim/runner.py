@@ -106,13 +106,14 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
 
 POLICY_OPTIONS = ("temperature", "weights")  # the options a policy bot takes
 ROLLOUT_OPTIONS = ("width", "worlds", "screen", "horizon", "delta")  # and a rollout bot
+ROLLOUT_ONLY = ("width", "worlds", "screen", "delta")  # `horizon` is an MCTS option too
 
 
 def bot_options(spec: SimSpec, kind: str) -> dict:
     """The construction options of a bot of this kind in the spec's games."""
     if kind == "mcts":
         return {"iterations": spec.budget, "depth": spec.depth,
-                **{k: v for k, v in spec.options.items() if k not in POLICY_OPTIONS + ROLLOUT_OPTIONS}}
+                **{k: v for k, v in spec.options.items() if k not in POLICY_OPTIONS + ROLLOUT_ONLY}}
     if kind == "policy":
         return {k: v for k, v in spec.options.items() if k in POLICY_OPTIONS}
     if kind == "rollout":
