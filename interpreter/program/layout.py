@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Item, parse_typed_signature
+from ..model import Item, parse_typed_signature, proc_key
 from .defs import VIS, CounterDef, ZoneDef
 
 
@@ -95,7 +95,7 @@ class LayoutMixin:
             self.loc_prop_types[pn] = _prop_type(vals.values()) if pn != "tags" else "list:str"
         self.proc_types: dict[str, list[str]] = {}
         for name, item in rs.procedures.items():
-            sig = parse_typed_signature(item.path[1])
+            sig = parse_typed_signature(proc_key(item))
             self.proc_sigs[name] = sig[1] if sig else []
             self.proc_types[name] = sig[2] if sig else []
         for aid, item in rs.actions.items():
