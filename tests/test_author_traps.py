@@ -51,3 +51,88 @@ def test_a_variant_that_changes_a_procedures_signature_is_held_to_it(tmp_path):
     # the base still calls refill() with no argument: that call is now wrong
     assert [(Path(p.loc.file).name, p.loc.line, p.message) for p in found] == [
         ("ruleset.yaml", 21, "refill() takes 1 argument (n), found 0")]
+
+
+def _run(capsys, *argv):
+    from interpreter.cli import main
+    code = main([str(a) for a in argv])
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+NEW_ACTION = """merge:
+  actions:
+    boast:
+      group: main
+      effect: "log(boasted, player: me)"
+locales:
+  en:
+    action-boast: Boast
+    event-boasted: "{ $player } boasts."
+"""
+
+
+def test_a_variants_own_text_for_a_new_message_is_its_text(tmp_path, capsys):
+    v = _variant(tmp_path, NEW_ACTION)
+    code, _, err = _run(capsys, "validate", HIGH_TIDE, "--variant", v, "--strict")
+    assert "has no text" not in err and "is not a message of this ruleset" not in err, err
+    code, _, err = _run(capsys, "i18n", "check", HIGH_TIDE, "--variant", v, "--no-engine")
+    assert "'action-boast' but English has no text" not in err
+    assert "'event-boasted' but English has no text" not in err
+    assert "is not a message of this ruleset" not in err and code == 0, err
+
+
+def test_explain_labels_what_a_variant_added_as_the_variants(tmp_path, capsys):
+    v = _variant(tmp_path, NEW_ACTION)
+    code, out, _ = _run(capsys, "explain", HIGH_TIDE, "--variant", v, "actions.boast.group")
+    assert code == 0
+    assert "v.yaml:7:14  [variant]  group: main" in out and "[base]" not in out, out
+
+
+def test_a_placeholder_typo_in_a_variants_text_is_an_error_at_its_line(tmp_path, capsys):
+    v = _variant(tmp_path, """merge:
+  cards:
+    pearl: {params: {bonus: 2}}
+locales:
+  en:
+    card-pearl-text: "When it scores, +{ $bonsu }."
+""")
+    code, _, err = _run(capsys, "validate", HIGH_TIDE, "--variant", v)
+    assert code == 1
+    assert "v.yaml:9:22: error: 'card-pearl-text' uses $bonsu, but card 'pearl' has params $bonus, $n" in err
+    assert "did you mean $bonus?" in err
+
+
+def test_a_variants_text_in_a_language_the_ruleset_lacks_is_an_error(tmp_path, capsys):
+    v = _variant(tmp_path, NEW_ACTION + "  fr:\n    action-boast: Se vanter\n")
+    code, _, err = _run(capsys, "validate", HIGH_TIDE, "--variant", v)
+    assert code == 1
+    assert "v.yaml:13:3: error: high_tide has no fr text (it has: en)" in err
+
+
+CAMELOT = ROOT / "rulesets" / "shadows_over_camelot"
+
+
+def test_a_variants_text_in_one_language_is_flagged_for_the_others(tmp_path, capsys):
+    p = tmp_path / "boast.yaml"
+    p.write_text("""variant: boast
+title: Boast
+base: shadows_over_camelot
+merge:
+  actions:
+    boast:
+      group: main
+      effect: "log(boasted, player: me)"
+locales:
+  en:
+    action-boast: Boast
+    event-boasted: "{ $player } boasts."
+  ru:
+    action-boast: Хвастаться
+""", encoding="utf-8")
+    code, _, err = _run(capsys, "validate", CAMELOT, "--variant", p)
+    assert code == 0, err
+    for lang in ("pl", "pt"):
+        assert f"boast.yaml:11:5: warning: the variant adds 'action-boast' in en, ru but not in {lang}" in err
+    for lang in ("ru", "pl", "pt"):
+        assert f"boast.yaml:12:5: warning: the variant adds 'event-boasted' in en but not in {lang}" in err

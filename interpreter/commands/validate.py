@@ -86,6 +86,9 @@ def _validate_companions(game, problems: list[Problem]) -> str:
         if not problems:
             from ..locale_lint import locale_problems
             problems.extend(locale_problems(game.program, root))
+    if game.ruleset.variants:  # the text the applied variants carry
+        from ..variant_text_check import text_problems
+        problems.extend(text_problems(game.program))
     from ..authoring.variant_set import variant_problems
     found, checked = variant_problems(root)
     problems.extend(found)
