@@ -49,7 +49,7 @@ def test_a_variant_that_changes_a_procedures_signature_is_held_to_it(tmp_path):
       score(players[0]) += n
 """)
     # the base still calls refill() with no argument: that call is now wrong
-    assert [(Path(p.loc.file).name, p.loc.line, p.message) for p in found] == [
+    assert [(Path(p.loc.file).name, p.loc.line, p.message) for p in found[1:]] == [
         ("ruleset.yaml", 21, "refill() takes 1 argument (n), found 0")]
 
 
@@ -136,3 +136,71 @@ locales:
         assert f"boast.yaml:11:5: warning: the variant adds 'action-boast' in en, ru but not in {lang}" in err
     for lang in ("ru", "pl", "pt"):
         assert f"boast.yaml:12:5: warning: the variant adds 'event-boasted' in en but not in {lang}" in err
+
+
+def test_deleting_a_counter_the_rules_use_is_reported_at_the_deleting_line(tmp_path):
+    found = _problems(tmp_path, "merge:\n  counters:\n    washed: null\n")
+    head = found[0]
+    assert (Path(head.loc.file).name, head.loc.line, head.loc.col) == ("v.yaml", 6, 5)
+    assert head.message == ("deleting counter 'washed' breaks the rules that still use it: 2 errors below, in "
+                            "the base files (ruleset.yaml:62, ruleset.yaml:63); change those rules too (merge "
+                            "or patch), or keep the counter")
+    assert [(Path(p.loc.file).name, p.loc.line) for p in found[1:]] == [("ruleset.yaml", 62), ("ruleset.yaml", 63)]
+
+
+def test_deleting_a_card_and_a_counter_of_camelot_gives_one_headline_each(tmp_path):
+    p = tmp_path / "v.yaml"
+    p.write_text("variant: v\ntitle: V\nbase: shadows_over_camelot\n"
+                 "merge:\n  cards:\n    merlin: null\n  counters:\n    siege_engines: null\n", encoding="utf-8")
+    with pytest.raises(RulesetError) as e:
+        load(CAMELOT, [str(p)])
+    found = e.value.problems
+    heads = [q for q in found if Path(q.loc.file).name == "v.yaml"]
+    assert [(q.loc.line, q.message.split(":")[0]) for q in heads] == [
+        (6, "deleting card 'merlin' breaks the rules that still use it"),
+        (8, "deleting counter 'siege_engines' breaks the rules that still use it"),
+        (1, "with variant v applied, 14 errors below are in the base files (policy.yaml")]
+    assert found[:3] == heads and len(found) > 40
+    assert "flow.yaml:237, flow.yaml:238, flow.yaml:468 and 24 more" in heads[1].message
+
+
+def test_a_base_error_no_deletion_explains_is_headed_at_the_variant(tmp_path):
+    found = _problems(tmp_path, """merge:
+  procedures:
+    "refill(n)": "shuffle(deck)"
+""")
+    assert (Path(found[0].loc.file).name, found[0].loc.line) == ("v.yaml", 1)
+    assert found[0].message == ("with variant v applied, 1 error below is in the base files (ruleset.yaml:21): "
+                                "the base rules there use what the variant changed")
+
+
+def test_a_free_action_that_stays_legal_for_ever_is_an_error_at_its_line(tmp_path):
+    found = _problems(tmp_path, """merge:
+  actions:
+    boast:
+      group: main
+      free: true
+      effect: "log(boasted, player: me)"
+    count_up:
+      group: main
+      free: true
+      when: "washed == 0"
+      effect: "score(me) += 1"
+    count_ok:
+      group: main
+      free: true
+      when: "score(me) < 5"
+      effect: "score(me) += 1"
+""")
+    assert [(Path(p.loc.file).name, p.loc.line, p.loc.col) for p in found] == [("v.yaml", 8, 13), ("v.yaml", 12, 13)]
+    assert found[0].message.startswith("action 'boast' is free and stays legal after it runs (it is always legal)")
+    assert "(its when: reads washed, which its effect never changes)" in found[1].message
+
+
+def test_the_log_of_a_variants_new_event_without_text_points_at_the_variant(tmp_path, capsys):
+    v = _variant(tmp_path, "merge:\n  actions:\n    boast:\n      group: main\n"
+                           "      effect: \"log(boasted, player: me)\"\nlocales:\n  en:\n    action-boast: Boast\n")
+    code, _, err = _run(capsys, "validate", HIGH_TIDE, "--variant", v)
+    assert code == 0
+    assert ("v.yaml:8:16: warning: event 'boasted' has no text: add 'event-boasted' to the variant's "
+            "locales: en: (or to locales/en.yaml)") in err
