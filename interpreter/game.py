@@ -18,10 +18,10 @@ from .files import shipped_data
 from .load import load_ruleset_files
 from .model import Ruleset, build_ruleset
 from .overlay import apply_variants, load_variant
-from .variant_blame import headlines
 from .program import Program
 from .tabletop.spec import table_problems
 from .validate import validate_ruleset_docs
+from .variant_blame import headlines
 
 RULESETS = shipped_data("rulesets")
 
