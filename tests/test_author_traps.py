@@ -204,3 +204,72 @@ def test_the_log_of_a_variants_new_event_without_text_points_at_the_variant(tmp_
     assert code == 0
     assert ("v.yaml:8:16: warning: event 'boasted' has no text: add 'event-boasted' to the variant's "
             "locales: en: (or to locales/en.yaml)") in err
+
+
+def test_a_counter_bound_is_an_expression_of_params_and_moves_with_them(tmp_path):
+    game = load(HIGH_TIDE, [_variant(tmp_path, """merge:
+  params:
+    goal: {by_players: {2: 10, 4: 20}, default: 15}
+  counters:
+    score: {max: "goal * 2 + 1", min: "-goal"}
+""")])
+    cd = game.program.counter_defs["score"]
+    assert (cd.min, cd.max) == (-20, 41)     # the widest over 2 to 4 players
+
+
+def test_a_counter_bound_naming_what_is_no_param_is_an_error_at_its_line(tmp_path):
+    found = _problems(tmp_path, "merge:\n  counters:\n    score: {max: \"gaol + 1\"}\n"
+                                "    washed: {max: \"size(deck)\"}\n")
+    assert [(Path(p.loc.file).name, p.loc.line, p.loc.col, p.message) for p in found] == [
+        ("v.yaml", 6, 18, "max must be a number or an expression of params: 'gaol' is not a param "
+                          "(did you mean 'goal'?)"),
+        ("v.yaml", 7, 19, "max must be a number or an expression of params: 'size(deck)' uses more than "
+                          "params, whole numbers and + - * // %")]
+
+
+def test_camelots_siege_limit_moves_the_siege_engines_bound():
+    for variants, limit in (([], 12), (["thirteen_engines"], 13), (["hard_siege"], 10)):
+        game = load(CAMELOT, variants)
+        assert game.program.counter_defs["siege_engines"].max == limit
+    data = (CAMELOT / "variants" / "thirteen_engines.yaml").read_text(encoding="utf-8")
+    assert "counters:" not in data           # one change: the param
+
+
+CASTLE = ROOT / "rulesets" / "castle_of_the_devil"
+
+
+def _scenario(tmp_path, source: Path, old: str, new: str) -> Path:
+    text = source.read_text(encoding="utf-8")
+    assert old in text
+    p = tmp_path / source.name
+    p.write_text(text.replace(old, new), encoding="utf-8")
+    return p
+
+
+def test_a_refused_answer_the_question_can_give_but_not_now_is_no_misspelling(tmp_path):
+    from interpreter.scenario import run_scenario
+    src = CASTLE / "scenarios" / "trade_black_pearl_no_decline.yaml"
+    ok = _scenario(tmp_path, src, "  - {player: gundla, choose: decline}\nexpect_error: not a legal option\n",
+                   "  - {player: gundla, choose: decline, refused: not a legal option}\n"
+                   "  - {player: gundla, choose: accept}\nexpect:\n  - \"not game_over\"\n")
+    out = run_scenario(ok)
+    assert out.passed, out.failures
+    typo = _scenario(tmp_path, src, "  - {player: gundla, choose: decline}\nexpect_error: not a legal option\n",
+                     "  - {player: gundla, choose: declin, refused: true}\nexpect:\n  - \"not game_over\"\n")
+    out = run_scenario(typo)
+    assert not out.passed and "'declin' names no action or option of this ruleset (a misspelling?)" \
+        in out.failures[0]
+
+
+def test_an_end_id_written_bare_in_a_scenario_is_told_to_be_quoted(tmp_path):
+    from interpreter.scenario import run_scenario
+    p = tmp_path / "s.yaml"
+    p.write_text("name: s\nruleset: shadows_over_camelot\nsetup: {players: 3, seed: 1}\nexpect:\n"
+                 "  - \"end_reason == siege_fallen\"\n  - \"end_reason == round_table_wonn\"\n", encoding="utf-8")
+    with pytest.raises(RulesetError) as e:
+        run_scenario(p)
+    assert [(q.loc.line, q.loc.col, q.message) for q in e.value.problems] == [
+        (5, 20, "undefined name 'siege_fallen': the id of an end condition is a string, so quote it "
+                "(end_reason == 'siege_fallen')"),
+        (6, 20, "undefined name 'round_table_wonn': end_reason is a string, compared with an end condition's "
+                "id in quotes; did you mean 'round_table_won'?")]
