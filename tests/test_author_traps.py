@@ -273,3 +273,32 @@ def test_an_end_id_written_bare_in_a_scenario_is_told_to_be_quoted(tmp_path):
                 "(end_reason == 'siege_fallen')"),
         (6, 20, "undefined name 'round_table_wonn': end_reason is a string, compared with an end condition's "
                 "id in quotes; did you mean 'round_table_won'?")]
+
+
+def test_i18n_check_points_at_the_variant_for_the_text_of_what_it_adds(tmp_path, capsys):
+    v = _variant(tmp_path, "merge:\n  actions:\n    boast:\n      group: main\n"
+                           "      effect: \"log(boasted, player: me)\"\n")
+    code, _, err = _run(capsys, "i18n", "check", HIGH_TIDE, "--variant", v, "--no-engine")
+    assert "v.yaml:6:5: warning: the variant adds action 'boast' with no English text: add 'action-boast' " \
+           "under its locales: en:" in err
+    assert "v.yaml:8:16: warning: the variant adds log(boasted, ...) with no English text" in err
+    assert "renders 'action-boast'" not in err
+
+
+def test_i18n_check_reports_a_variant_that_does_not_load(tmp_path, capsys):
+    v = _variant(tmp_path, "merge:\n  params:\n    gaol: 3\nlocales:\n  en:\n    card-pearl-text: 1\n")
+    code, _, err = _run(capsys, "i18n", "check", HIGH_TIDE, "--variant", v, "--no-engine")
+    assert code == 1 and "v.yaml:9:22: error: card-pearl-text must be a string, found 1" in err, err
+
+
+def test_validate_dir_checks_the_text_of_the_variants_in_its_folder(tmp_path, capsys):
+    import shutil
+    root = tmp_path / "high_tide"
+    shutil.copytree(HIGH_TIDE, root)
+    (root / "variants").mkdir()
+    (root / "variants" / "rich.yaml").write_text(
+        "variant: rich\ntitle: Rich\nbase: high_tide\nmerge:\n  cards:\n    pearl: {params: {n: 3}}\n"
+        "locales:\n  en:\n    card-pearl-text: \"Draw { $nn } cards.\"\n", encoding="utf-8")
+    code, _, err = _run(capsys, "validate", root)
+    assert code == 1
+    assert "rich.yaml:9:22: error: 'card-pearl-text' uses $nn, but card 'pearl' has params $n" in err

@@ -38,11 +38,13 @@ def _ruleset_dir(name: str) -> Path:
 
 
 def _program(root: Path, variants=()):
+    """The compiled rules (None if they do not compile), and the problems of the variants: a
+    variant that does not load is reported, not silently left out of the check."""
     from ..game import load
     try:
-        return load(root, list(variants)).program
-    except RulesetError:
-        return None
+        return load(root, list(variants)).program, []
+    except RulesetError as e:
+        return None, (e.problems if variants else [])
 
 
 def _cli_warnings(parser, langs) -> list[Problem]:
@@ -70,8 +72,8 @@ def cmd_check(args) -> int:
     root = _ruleset_dir(args.ruleset)
     from ..languages import languages_of
     langs = args.lang or languages_of(root)  # the languages that exist
-    prog = _program(root, args.variant)
-    problems = check_locales(root, langs, prog, engine=not args.no_engine)
+    prog, problems = _program(root, args.variant)
+    problems = problems + check_locales(root, langs, prog, engine=not args.no_engine)
     if prog is not None and args.variant:
         from ..variant_text_check import text_problems
         problems += text_problems(prog, langs)
