@@ -54,7 +54,7 @@ def text_problems(program, langs=None) -> list[Problem]:
             for line, col, note in errs:
                 out.append(Problem(doc.source.text(path, line, col), f"{key}: {note}", path))
             if msg is not None and key in passes:
-                out.extend(_unknown_vars(program, key, msg, passes[key], doc, path))
+                out.extend(_unknown_vars(program, key, msg, str(value), passes[key], doc, path))
     out.extend(_coverage(texts, english, have, langs, known))
     return out
 
@@ -83,7 +83,7 @@ def _passes(program) -> dict[str, tuple[set, str]]:
     return out
 
 
-def _unknown_vars(program, key, msg, given, doc, path) -> list[Problem]:
+def _unknown_vars(program, key, msg, value, given, doc, path) -> list[Problem]:
     """A `{ $name }` the message is never given (each message gets the params, and each name's
     forms and gender: `$t_acc`, `$t_gender`)."""
     names, who = given
@@ -98,9 +98,23 @@ def _unknown_vars(program, key, msg, given, doc, path) -> list[Problem]:
         if close:
             hints.append(f"${v}: did you mean ${close[0]}?")
     has = ", ".join("$" + v for v in sorted(names)) or "nothing"
-    return [Problem(doc.source.value(path), f"{key!r} uses {', '.join('$' + v for v in extra)}, but {who} {has} "
+    return [Problem(_at(doc, path, value, "$" + extra[0]),
+                    f"{key!r} uses {', '.join('$' + v for v in extra)}, but {who} {has} "
                     f"(with the ruleset's params); unknown, it would print the bare name"
                     + (f" ({'; '.join(hints)})" if hints else ""), path)]
+
+
+def _at(doc, path, value: str, word: str):
+    """Where `word` is written inside the text at `path` (the text's start if it is not found)."""
+    i = value.find(word)
+    if i < 0:
+        return doc.source.value(path)
+    line = value.count("\n", 0, i) + 1
+    col = i - (value.rfind("\n", 0, i) + 1) + 1
+    try:
+        return doc.source.text(path, line, col)
+    except Exception:  # a position the source map cannot place: the text itself
+        return doc.source.value(path)
 
 
 def _coverage(texts: dict, english: dict, have: list, langs, known: set) -> list[Problem]:

@@ -99,7 +99,7 @@ locales:
 """)
     code, _, err = _run(capsys, "validate", HIGH_TIDE, "--variant", v)
     assert code == 1
-    assert "v.yaml:9:22: error: 'card-pearl-text' uses $bonsu, but card 'pearl' has params $bonus, $n" in err
+    assert "v.yaml:9:42: error: 'card-pearl-text' uses $bonsu, but card 'pearl' has params $bonus, $n" in err
     assert "did you mean $bonus?" in err
 
 
@@ -301,4 +301,4 @@ def test_validate_dir_checks_the_text_of_the_variants_in_its_folder(tmp_path, ca
         "locales:\n  en:\n    card-pearl-text: \"Draw { $nn } cards.\"\n", encoding="utf-8")
     code, _, err = _run(capsys, "validate", root)
     assert code == 1
-    assert "rich.yaml:9:22: error: 'card-pearl-text' uses $nn, but card 'pearl' has params $n" in err
+    assert "rich.yaml:9:30: error: 'card-pearl-text' uses $nn, but card 'pearl' has params $n" in err
