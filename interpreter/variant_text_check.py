@@ -26,11 +26,13 @@ from .variant_texts import overlays
 
 def text_problems(program, langs=None) -> list[Problem]:
     """Located problems of the variants' text."""
+    texts = overlays(program.rs)
+    if not texts:
+        return []
     root = Path(program.rs.root)
     out: list[Problem] = []
     english, _, _ = locale_messages(root, "en")
     have = languages_of(root)
-    texts = overlays(program.rs)
     passes = _passes(program)
     known = set(english) | set(passes)
     for lang, msgs in texts.items():
