@@ -142,7 +142,8 @@ def cmd_simulate(args) -> int:
     try:
         session = Session(args.backend, args.jobs, args.address, args.connect_timeout)
     except GrimoireError as e:  # no Ray, a bad or unreachable address: one line, before any file
-        err.print(f"error: {e}", soft_wrap=True, markup=False)
+        err.print(say_error(args, e.msg_id, **e.values) if getattr(e, "msg_id", None) else f"error: {e}",
+                  soft_wrap=True, markup=False)
         return 2
     try:  # the session holds workers (and maybe a Ray it started) until the run ends
         out = Path(args.out) if args.out else fresh_out(f"simulate-{rs.id}")
