@@ -52,7 +52,7 @@ class Session:
     address, an address given to the local backend."""
 
     def __init__(self, backend: str = "local", jobs: int | None = None, address: str | None = None,
-                 connect_timeout: float | None = None):
+                 connect_timeout: float | None = None, plugins: tuple = ()):
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend {backend!r} ({', '.join(BACKENDS)})")
         if jobs is not None and jobs < 1:
@@ -67,11 +67,13 @@ class Session:
             self.jobs = min(jobs, default_jobs()) if jobs else default_jobs()
             self.jobs_requested = jobs
             return
-        from .ray_connect import CONNECT_TIMEOUT, connect, import_ray
+        from .ray_connect import CONNECT_TIMEOUT, connect, import_ray, plugin_paths
         from .ray_pool import RayPool
         self._ray = import_ray()
-        self._started = connect(self._ray, address, jobs, connect_timeout or CONNECT_TIMEOUT)
-        self.pool = RayPool(self._ray, jobs)
+        # plug-in bots (package.module:Class) go with the job, as the interpreter does
+        self._started = connect(self._ray, address, jobs, connect_timeout or CONNECT_TIMEOUT,
+                                ship=plugin_paths(plugins))
+        self.pool = RayPool(self._ray, jobs, plugins)
 
     def run(self, spec: SimSpec, seed: int, games: int, skip: Iterable[int] = ()) -> Iterator[dict]:
         """Yield the result of every game of the batch (but `skip`) as it finishes."""

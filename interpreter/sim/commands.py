@@ -140,7 +140,8 @@ def cmd_simulate(args) -> int:
         return 2
     from .backends import Session
     try:
-        session = Session(args.backend, args.jobs, args.address, args.connect_timeout)
+        session = Session(args.backend, args.jobs, args.address, args.connect_timeout,
+                          plugins=tuple(b for b in bots if is_plugin(b)))
     except GrimoireError as e:  # no Ray, a bad or unreachable address: one line, before any file
         err.print(say_error(args, e.msg_id, **e.values) if getattr(e, "msg_id", None) else f"error: {e}",
                   soft_wrap=True, markup=False)
@@ -227,6 +228,12 @@ def cmd_simulate(args) -> int:
     _print_summary(out_console, report, bots)
     for w in never_won(report["summary"]):
         err.print(w, soft_wrap=True, markup=False)
+    for n in execution.get("nodes_given_dependencies", []):
+        err.print(say(args, "cli-sim-node-shipped", node=n["node"] + f" ({n['node_id'][:8]})",
+                      packages=", ".join(n["packages"])), soft_wrap=True, markup=False)
+    for n in execution.get("nodes_unusable", []):  # loud: a node of the cluster played no game
+        err.print(say(args, "cli-sim-node-unusable", node=n["node"] + f" ({n['node_id'][:8]})", cause=n["cause"]),
+                  soft_wrap=True, markup=False, style="bold red")
     out_console.print(f"wrote {', '.join(str(p) for p in paths)} and {out / 'games.jsonl'}")
     if failure:
         return 1

@@ -143,14 +143,18 @@ def cluster_address(address: str | None) -> str | None:
     return address or os.environ.get("RAY_ADDRESS") or None
 
 
-def connect(ray, address: str | None, jobs: int | None, timeout: float = CONNECT_TIMEOUT) -> bool:
-    """Initialise Ray for this process; True if this call started it (and must shut it down)."""
+def connect(ray, address: str | None, jobs: int | None, timeout: float = CONNECT_TIMEOUT,
+            ship: list[str] = ()) -> bool:
+    """Initialise Ray for this process; True if this call started it (and must shut it down).
+    `ship`: more local modules (files or package directories) for the job to carry."""
     if ray.is_initialized():
         return False
     address = cluster_address(address)
     # the code goes with the job: Ray uploads local directories only at ray.init (a caller
     # that initialised Ray itself chose its own runtime_env)
-    common = {"log_to_driver": False, "runtime_env": code_runtime_env()}
+    env = code_runtime_env()
+    env["py_modules"] += [p for p in ship if p not in env["py_modules"]]
+    common = {"log_to_driver": False, "runtime_env": env}
     if address in (None, "local"):
         # RAY_ADDRESS would make ray.init join a cluster and refuse num_cpus: it is unset here
         # by taking address="local" explicitly
@@ -188,3 +192,34 @@ def code_runtime_env() -> dict:
         atexit.register(shutil.rmtree, stage.parent, ignore_errors=True)
         _STAGED["env"] = {"py_modules": [str(stage)]}
     return copy.deepcopy(_STAGED["env"])  # ray.init rewrites it in place (paths to gcs:// URIs)
+
+
+def plugin_paths(kinds) -> list[str]:
+    """The local files or package directories of the plug-in bots `kinds` name (module:Class),
+    to ship with the job: a node that does not share the driver's disk imports them from there.
+    Modules installed in this Python (site-packages, the standard library) are left to the nodes."""
+    import importlib.util
+    import sys
+
+    from ..bots.plugin import is_plugin
+    installed = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    out = []
+    for kind in kinds:
+        if not is_plugin(kind):
+            continue
+        top = kind.split(":", 1)[0].split(".")[0]
+        if top == "interpreter":
+            continue  # shipped already
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            continue  # simulate has refused it already
+        if spec is None or not spec.origin or spec.origin in ("built-in", "frozen"):
+            continue
+        path = Path(spec.submodule_search_locations[0]) if spec.submodule_search_locations else Path(spec.origin)
+        path = path.resolve()
+        if "site-packages" in path.parts or any(path.is_relative_to(p) for p in installed):
+            continue
+        if str(path) not in out:
+            out.append(str(path))
+    return out
