@@ -20,7 +20,7 @@ from pathlib import Path
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _EXC_LINE = re.compile(r"^\s*([A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)|ModuleNotFoundError)\b.*")
-MISSING = ("ModuleNotFoundError", "ImportError", "No module named")
+_NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 
 
 def requirements() -> list[str]:
@@ -121,6 +121,16 @@ class Nodes:
             opts["runtime_env"] = {"pip": {"packages": list(self.reqs), "pip_check": False}}
         return opts
 
+    def lacks_dependency(self, cause: str) -> bool:
+        """The cause is a missing module that one of the requirements provides (a plug-in bot's
+        own missing import is not mended by installing Grimoire's dependencies)."""
+        m = _NO_MODULE.search(cause)
+        if not m:
+            return False
+        top = m.group(1).split(".")[0].lower()
+        return any(re.split(r"[^A-Za-z0-9_]", r.strip(), maxsplit=1)[0].lower().replace("-", "_") == top
+                   for r in self.reqs)
+
     def placed(self, node: Node) -> None:
         node.actors += 1
         node.trying += 1
@@ -133,7 +143,7 @@ class Nodes:
         """A worker could not start on `node`: try the shipped dependencies once, else give up there."""
         node.actors -= 1
         node.trying -= 1
-        if not node.confirmed and not node.pip and self.reqs and any(m in cause for m in MISSING):
+        if not node.confirmed and not node.pip and self.lacks_dependency(cause):
             node.pip, node.missing = True, cause
             return
         if not node.confirmed:

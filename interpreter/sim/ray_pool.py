@@ -48,9 +48,12 @@ class _Worker:
             load_bot_class(kind)
         return {"pid": os.getpid(), "node": ray.get_runtime_context().get_node_id()}
 
-    def where(self) -> dict:
-        """Where this worker's code comes from (the tests check it is not the driver's checkout)."""
-        return {"interpreter": sys.modules["interpreter"].__file__, "sys_path": list(sys.path), "cwd": os.getcwd()}
+    def where(self, modules: tuple = ()) -> dict:
+        """Where this worker's code comes from (the tests check it is not the driver's checkout),
+        and the files the named modules were imported from."""
+        import importlib
+        return {"interpreter": sys.modules["interpreter"].__file__, "sys_path": list(sys.path), "cwd": os.getcwd(),
+                "modules": {m: importlib.import_module(m).__file__ for m in modules}}
 
     def play(self, key: str, holder: list, items: list) -> list[dict]:
         got = self.games.get(key)
