@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..bots import KINDS, NEED_POLICY
 from ..bots.plugin import is_plugin, load_bot_class
-from .backends import BACKENDS, default_jobs
+from .backends import BACKENDS, Terminated, default_jobs, raise_terminated
 from .report import write_atomic_bytes
 from .runner import SimSpec
 from .stats import compare, summarize
@@ -86,8 +86,9 @@ def cmd_simulate(args) -> int:
     if args.ruleset is None or args.games is None:
         err.print("error: simulate needs a ruleset and --games (or --resume DIR)")
         return 2
-    if args.games < 1:
-        err.print("error: --games must be at least 1")
+    problem = _check_numbers(args)
+    if problem:
+        err.print(problem, soft_wrap=True, markup=False)
         return 2
     bots = tuple(b.strip() for b in args.bots.split(","))
     bad = [b for b in bots if b not in KINDS and not is_plugin(b)]
@@ -139,9 +140,11 @@ def cmd_simulate(args) -> int:
         return 2
     from .backends import Session
     try:
-        session = Session(args.backend, args.jobs, args.address, args.connect_timeout)
+        session = Session(args.backend, args.jobs, args.address, args.connect_timeout,
+                          plugins=tuple(b for b in bots if is_plugin(b)))
     except GrimoireError as e:  # no Ray, a bad or unreachable address: one line, before any file
-        err.print(f"error: {e}", soft_wrap=True, markup=False)
+        err.print(say_error(args, e.msg_id, **e.values) if getattr(e, "msg_id", None) else f"error: {e}",
+                  soft_wrap=True, markup=False)
         return 2
     try:  # the session holds workers (and maybe a Ray it started) until the run ends
         out = Path(args.out) if args.out else fresh_out(f"simulate-{rs.id}")
@@ -175,8 +178,12 @@ def cmd_simulate(args) -> int:
     except BaseException:
         session.close()
         raise
-    interrupted, failure = False, None
+    if session.jobs_requested and session.jobs and session.jobs < session.jobs_requested:
+        err.print(say(args, "cli-sim-jobs-capped", jobs=str(session.jobs_requested), cpus=str(session.jobs)),
+                  soft_wrap=True, markup=False)
+    interrupted, failure, terminated = False, None, False
     t0 = time.perf_counter()
+    old_term = _on_sigterm(raise_terminated)
     try:
         with _progress(err, args.quiet) as progress:
             for name, spec in specs.items():
@@ -187,8 +194,8 @@ def cmd_simulate(args) -> int:
                         runs[name].append(r)
                         log.add(name, r)
                         progress.advance(task)
-    except KeyboardInterrupt:
-        interrupted = True
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (Terminated): the same clean stop
+        interrupted, terminated = True, isinstance(e, Terminated)
         err.print(f"interrupted: keeping the {sum(map(len, runs.values()))} finished games")
     except Exception as e:  # the workers failed: the games played so far are still reported
         failure = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
@@ -198,6 +205,7 @@ def cmd_simulate(args) -> int:
         log.close()
         execution = session.info()
         session.close()
+        _on_sigterm(old_term)
     seconds = time.perf_counter() - t0
     execution.update(seconds=round(seconds, 3), resumed_games=resumed,
                      games_per_second=round((sum(map(len, runs.values())) - resumed) / seconds, 3)
@@ -220,10 +228,57 @@ def cmd_simulate(args) -> int:
     _print_summary(out_console, report, bots)
     for w in never_won(report["summary"]):
         err.print(w, soft_wrap=True, markup=False)
+    for n in execution.get("nodes_given_dependencies", []):
+        err.print(say(args, "cli-sim-node-shipped", node=n["node"] + f" ({n['node_id'][:8]})",
+                      packages=", ".join(n["packages"])), soft_wrap=True, markup=False)
+    for n in execution.get("nodes_unusable", []):  # loud: a node of the cluster played no game
+        err.print(say(args, "cli-sim-node-unusable", node=n["node"] + f" ({n['node_id'][:8]})", cause=n["cause"]),
+                  soft_wrap=True, markup=False, style="bold red")
     out_console.print(f"wrote {', '.join(str(p) for p in paths)} and {out / 'games.jsonl'}")
     if failure:
         return 1
-    return 130 if interrupted else 0
+    return (143 if terminated else 130) if interrupted else 0
+
+
+def _on_sigterm(handler):
+    """Set the SIGTERM handler (in the main thread only); return the one it replaces."""
+    import signal
+    import threading
+    if handler is None or threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, handler)
+
+
+MAX_GAMES = 1_000_000  # per run: more is a typo, or a study to split into --resume steps
+
+
+def say(args, msg_id: str, **values) -> str:
+    """A message of this command in the user's language (interpreter/messages/LANG.yaml)."""
+    from ..commands.cli_text import cli_text
+    return cli_text(getattr(args, "cli_lang", None) or "en", msg_id, values)
+
+
+def say_error(args, msg_id: str, **values) -> str:
+    """`error: ` and a message of this command, in the user's language."""
+    return say(args, "cli-error", message=say(args, msg_id, **values))
+
+
+def _check_numbers(args) -> str | None:
+    """The one-line refusal of a number option out of its range (None if all are fine)."""
+    import math
+    if not 1 <= args.games <= MAX_GAMES:
+        return say_error(args, "cli-sim-games-range", games=str(args.games), max=str(MAX_GAMES))
+    if args.jobs is not None and args.jobs < 1:
+        return say_error(args, "cli-sim-at-least", option="--jobs", min=1, value=str(args.jobs))
+    if args.budget < 1:
+        return say_error(args, "cli-sim-at-least", option="--budget", min=1, value=str(args.budget))
+    if args.depth is not None and args.depth < 0:
+        return say_error(args, "cli-sim-at-least", option="--depth", min=0, value=str(args.depth))
+    if not (math.isfinite(args.temperature) and args.temperature >= 0):
+        return say_error(args, "cli-sim-at-least", option="--temperature", min=0, value=str(args.temperature))
+    if not (math.isfinite(args.connect_timeout) and args.connect_timeout > 0):
+        return say_error(args, "cli-sim-seconds", option="--connect-timeout", value=str(args.connect_timeout))
+    return None
 
 
 def have_ray() -> bool:
