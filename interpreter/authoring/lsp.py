@@ -40,6 +40,7 @@ def _range(types, loc: Loc, lines: list[str]):
 
 def _in_code(lines: list[str], row: int, col: int) -> bool:
     """Is column `col` of line `row` in a value (where effect code is written), not in a key?"""
+    row = min(max(row, 0), len(lines))
     line = lines[row] if row < len(lines) else ""
     indent = len(line) - len(line.lstrip())
     for above in reversed(lines[:row]):  # inside a block scalar (key: |) every column is code
@@ -58,19 +59,28 @@ def build_server():
     from lsprotocol import types
     from pygls.lsp.server import LanguageServer
 
-    from .lsp_index import check, ruleset_root, word_at
+    from .lsp_index import check, ruleset_root, target, word_at
 
     server = LanguageServer("grimoire-lsp", "0.1.0")
-    names: dict[Path, object] = {}       # ruleset folder -> its last Names that compiled
-    published: dict[Path, set] = {}      # ruleset folder -> files given diagnostics last time
+    names: dict[Path, object] = {}       # ruleset folder (or file outside one) -> its last Names that compiled
+    published: dict[Path, set] = {}      # the same keys -> files given diagnostics last time
 
     def buffers() -> dict[Path, str]:
         return {_path(uri): doc.source for uri, doc in server.workspace.text_documents.items()}
 
+    def key_of(file: Path):
+        """Whose names a file sees: its ruleset folder's, or (a variant or scenario anywhere
+        else) its own, since it is checked applied to its base."""
+        open_doc = server.workspace.text_documents.get(file.as_uri())
+        found = target(file, open_doc.source if open_doc is not None else None)
+        if found is None:
+            return None
+        return found[1] if ruleset_root(file) is not None else file
+
     def diagnose(uri: str) -> None:
         file = _path(uri)
-        root = ruleset_root(file)
-        if root is None or file.suffix not in (".yaml", ".yml"):
+        root = key_of(file)
+        if root is None:
             return
         problems, found = check(file, buffers())
         if found is not None:
@@ -91,13 +101,14 @@ def build_server():
             if open_doc is not None:
                 lines = open_doc.source.splitlines()
             diags = [types.Diagnostic(range=_range(types, p.loc, lines), message=p.message,
-                                      severity=types.DiagnosticSeverity.Error, source="grimoire")
+                                      severity=types.DiagnosticSeverity.Warning if p.severity == "warning"
+                                      else types.DiagnosticSeverity.Error, source="grimoire")
                      for p in ps]
             server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=Path(f).as_uri(), diagnostics=diags))
 
     def index_for(uri: str):
-        root = ruleset_root(_path(uri))
+        root = key_of(_path(uri))
         if root is None:
             return None
         if root not in names:
@@ -117,10 +128,13 @@ def build_server():
         diagnose(params.text_document.uri)
 
     def word(params):
+        """The line and the word at the position; a position past the text (an editor may send
+        one) is read as the nearest place in it, never an IndexError."""
         doc = server.workspace.get_text_document(params.text_document.uri)
         lines = doc.source.splitlines()
-        line = lines[params.position.line] if params.position.line < len(lines) else ""
-        return line, word_at(line, params.position.character)
+        row = params.position.line
+        line = lines[row] if 0 <= row < len(lines) else ""
+        return line, word_at(line, min(max(params.position.character, 0), len(line)))
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["(", " ", "["]))
     def completion(ls, params: types.CompletionParams):
@@ -129,7 +143,7 @@ def build_server():
         lines = server.workspace.get_text_document(params.text_document.uri).source.splitlines()
         if idx is None or not _in_code(lines, params.position.line, start):
             return types.CompletionList(is_incomplete=False, items=[])
-        prefix = line[start:params.position.character]
+        prefix = line[start:max(start, params.position.character)]
         items = [types.CompletionItem(label=n.name, kind=types.CompletionItemKind(_KIND.get(n.kind, 6)),
                                       detail=n.detail, sort_text=f"{int(n.kind == 'built-in')}{n.name}",
                                       documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=n.doc))
@@ -167,7 +181,8 @@ def cmd_lsp(args) -> int:
     except ModuleNotFoundError as e:
         print(f"error: grimoire lsp needs {e.name}: pip install -e \".[lsp]\"", file=sys.stderr)
         return 1
-    server.start_io()
+    from .lsp_frames import serve_io
+    serve_io(server)           # pygls's loop, with frames that survive a malformed one
     return 0
 
 
