@@ -12,6 +12,7 @@ checks the YAML keys from `schemas/`: this server only answers for names and eff
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -107,6 +108,27 @@ def build_server():
             server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=Path(f).as_uri(), diagnostics=diags))
 
+    def guarded(default=None):
+        """A handler that answers `default` (and tells the editor why) instead of raising: a
+        request the server cannot answer must not cost the ones after it."""
+        def wrap(fn):
+            @functools.wraps(fn)
+            def handler(ls, params):
+                try:
+                    return fn(ls, params)
+                except Exception as e:  # noqa: BLE001 - logged to the editor, answered
+                    server.window_log_message(types.LogMessageParams(
+                        type=types.MessageType.Error, message=f"grimoire lsp: {fn.__name__}: {type(e).__name__}: {e}"))
+                    return default() if callable(default) else default
+            return handler
+        return wrap
+
+    def locale_of(uri: str):
+        """(ruleset folder, language) when the file is a locale file of a ruleset, else None."""
+        file = _path(uri)
+        found = target(file, None)
+        return (found[1], file.stem) if found is not None and found[0] == "locale" else None
+
     def index_for(uri: str):
         root = key_of(_path(uri))
         if root is None:
@@ -116,14 +138,17 @@ def build_server():
         return names.get(root)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    @guarded()
     def did_open(ls, params: types.DidOpenTextDocumentParams):
         diagnose(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    @guarded()
     def did_change(ls, params: types.DidChangeTextDocumentParams):
         diagnose(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    @guarded()
     def did_save(ls, params: types.DidSaveTextDocumentParams):
         diagnose(params.text_document.uri)
 
@@ -136,8 +161,17 @@ def build_server():
         line = lines[row] if 0 <= row < len(lines) else ""
         return line, word_at(line, min(max(params.position.character, 0), len(line)))
 
-    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["(", " ", "["]))
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["(", " ", "[", "$"]))
+    @guarded(lambda: types.CompletionList(is_incomplete=False, items=[]))
     def completion(ls, params: types.CompletionParams):
+        loc = locale_of(params.text_document.uri)
+        if loc is not None:                 # a locale file: ids, variables, references
+            from .lsp_locale import complete
+            lines = server.workspace.get_text_document(params.text_document.uri).source.splitlines()
+            found = complete(loc[0], loc[1], lines, params.position.line, params.position.character)
+            return types.CompletionList(is_incomplete=False, items=[types.CompletionItem(
+                label=i.label, kind=types.CompletionItemKind.Text, detail=i.detail,
+                documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=i.doc)) for i in found])
         line, (w, start, _) = word(params)
         idx = index_for(params.text_document.uri)
         lines = server.workspace.get_text_document(params.text_document.uri).source.splitlines()
@@ -151,7 +185,19 @@ def build_server():
         return types.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @guarded()
     def hover(ls, params: types.HoverParams):
+        loc = locale_of(params.text_document.uri)
+        if loc is not None:                 # a locale file: an id's English and translations
+            from .lsp_locale import hover as locale_hover
+            lines = server.workspace.get_text_document(params.text_document.uri).source.splitlines()
+            found = locale_hover(loc[0], loc[1], lines, params.position.line, params.position.character)
+            if found is not None:
+                text, start, end = found
+                row = params.position.line
+                return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
+                                   range=types.Range(start=types.Position(line=row, character=start),
+                                                     end=types.Position(line=row, character=end)))
         line, (w, start, end) = word(params)
         idx = index_for(params.text_document.uri)
         n = idx.get(w) if idx is not None and w else None
@@ -162,6 +208,7 @@ def build_server():
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=n.doc), range=rng)
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    @guarded()
     def definition(ls, params: types.DefinitionParams):
         line, (w, _, _) = word(params)
         idx = index_for(params.text_document.uri)

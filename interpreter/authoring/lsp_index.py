@@ -49,7 +49,7 @@ def _base_root(file: Path, name: str | None) -> Path | None:
     if (near / "ruleset.yaml").is_file():
         return near
     try:
-        return resolve_ruleset(name)
+        return resolve_ruleset(name).resolve()
     except RulesetError:
         return None
 
