@@ -105,12 +105,23 @@ def serve_io(server, stdin=None, stdout=None) -> None:
     `Frames`: a malformed frame is skipped and told to the editor (window/logMessage), and the
     server reads on."""
     import asyncio
+    import logging
     import sys
     import threading
 
     from lsprotocol import types
     from pygls.io_ import StdoutWriter
 
+    class _OneLine(logging.Filter):
+        """pygls logs a message it cannot structure with its whole traceback; the editor's log
+        gets one line (the request itself is answered 'invalid params', see answer_invalid)."""
+
+        def filter(self, record: logging.LogRecord) -> bool:
+            if str(record.msg).startswith("Unable to deserialize message"):
+                record.msg, record.args = "Unable to deserialize message", ()
+            return True
+
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(_OneLine())
     reader = stdin or sys.stdin.buffer
     read = getattr(reader, "read1", None) or (lambda n: reader.read(n))
     protocol = server.protocol
@@ -120,6 +131,18 @@ def serve_io(server, stdin=None, stdout=None) -> None:
     def tell(reason: str) -> None:
         server.window_log_message(types.LogMessageParams(
             type=types.MessageType.Error, message=f"grimoire lsp: skipped a malformed frame: {reason}"))
+
+    def answer_invalid(body: bytes, e: Exception) -> None:
+        """A request whose params do not fit its method (a negative position) still gets its
+        answer: the JSON-RPC error 'invalid params', not silence."""
+        from pygls.exceptions import JsonRpcInvalidParams
+        try:
+            raw = json.loads(body)
+        except ValueError:
+            return
+        if isinstance(raw, dict) and "method" in raw and isinstance(raw.get("id"), int | str):
+            text = f"{type(e).__name__}: {e}".splitlines()[0]
+            protocol._send_response(raw["id"], error=JsonRpcInvalidParams(text).to_response_error())
 
     async def loop() -> None:
         frames = Frames()
@@ -135,7 +158,9 @@ def serve_io(server, stdin=None, stdout=None) -> None:
                 try:
                     protocol.handle_message(json.loads(item, object_hook=protocol.structure_message))
                 except Exception as e:  # noqa: BLE001 - a message pygls cannot read: say so, read on
-                    tell(f"{type(e).__name__}: {e}")
+                    cause = e.__cause__ or e
+                    tell(f"{type(cause).__name__}: {cause}".splitlines()[0])
+                    answer_invalid(item, cause)
 
     try:
         asyncio.run(loop())
