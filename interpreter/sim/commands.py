@@ -66,11 +66,10 @@ def register(sub) -> None:
 
 
 def cmd_simulate(args) -> int:
-    from rich.console import Console
-
+    from ..commands.output import console
     from ..game import load
-    out_console = Console()
-    err = Console(stderr=True)
+    out_console = console()
+    err = console(stderr=True)
     from ..errors import GrimoireError
     from .resume import apply_request
     if args.resume:
@@ -310,7 +309,9 @@ def _check_scenario(args, game):
     from ..scenario import play_position, position
     pos = position(args.scenario, args.variant)
     if Path(pos.game.path).resolve() != Path(game.path).resolve():
-        return pos, f"{args.scenario} is a scenario of {pos.game.ruleset.id}, not of {game.ruleset.id}"
+        theirs, ours = (pos.game.ruleset.id, game.ruleset.id) if pos.game.ruleset.id != game.ruleset.id else \
+            (pos.game.path, game.path)      # two copies of one ruleset: say which is which
+        return pos, f"{args.scenario} is a scenario of {theirs}, not of {ours}"
     if args.players is not None and args.players != pos.players:
         return pos, f"{args.scenario} is set up for {pos.players} players, not {args.players}"
     try:
