@@ -27,12 +27,12 @@ from ..runtime.primitives import beliefs_read_from
 class Seat:
     """One decision as the deciding player sees it: options, view, and worlds to search."""
 
-    __slots__ = ("_belief", "_state", "_view", "_world", "beliefs", "options", "player")
+    __slots__ = ("_belief", "_public", "_state", "_view", "_world", "beliefs", "options", "player")
 
     def __init__(self, state, beliefs=None) -> None:
         self._state = state
         self.beliefs = beliefs  # the game's public evidence (bots/beliefs.py), if it keeps one
-        self._belief = None
+        self._belief = self._public = None
         self.player: int = state.current_player()
         self.options = state.options()
         self._view: dict | None = None
@@ -79,11 +79,18 @@ class Seat:
             self._belief = self.beliefs.belief(self._state, self.player)
         return self._belief
 
-    def belief_of(self, q: int, side: str) -> float:
+    def belief_of(self, q: int, side: str, public: bool = False) -> float:
         """The probability that player q is on `side`, as this player believes (the policy's
-        `belief(q, side)` reads it as a percentage); 0 without beliefs."""
-        b = self.belief()
-        return 0.0 if b is None or q is None else b[q].get(side, 0.0)
+        `belief(q, side)` reads it as a percentage), or, `public`, as the table believes from
+        public information alone (`public_belief(q, side)`: how suspect q looks to the
+        others); 0 without beliefs."""
+        if self.beliefs is None or q is None:
+            return 0.0
+        if public:
+            if self._public is None:
+                self._public = self.beliefs.belief(self._state, None)
+            return self._public[q].get(side, 0.0)
+        return self.belief()[q].get(side, 0.0)
 
     def evaluate(self, policy, rng, overrides: dict | None = None) -> list[float]:
         """The ruleset policy's score of each option (in `options` order).

@@ -68,7 +68,7 @@ class Beliefs:
         self._pending = None
         self._priors: dict = {}
         # a decision whose scores mention none of these cannot tell the sides apart
-        self.telling = frozenset({role, "side", "belief", *getattr(game.ruleset, "procedures", {})})
+        self.telling = frozenset({role, "side", "belief", "public_belief", *getattr(game.ruleset, "procedures", {})})
 
     # ---- evidence -------------------------------------------------------------------------
 
@@ -79,6 +79,8 @@ class Beliefs:
         if len(opts) < 2 or st.pending is None:
             return
         q = st.pending["p"]
+        if all(st.seen[c] & SPECTATOR for c in st.zones[self.zones[q]]):
+            return  # q's role cards are face up: everyone knows his side already
         chosen = next((o for o in opts if o.id == oid), None)
         if chosen is None or not self.policy.reads_any(st, self.telling) or not self.policy.view_safe(st):
             return  # an expression that reads beyond q's view: not scored from public data
@@ -125,14 +127,14 @@ class Beliefs:
 
     # ---- a seat's posterior ---------------------------------------------------------------
 
-    def particles(self, st, p: int) -> list[tuple]:
+    def particles(self, st, p: int | None) -> list[tuple]:
         """The role deals p cannot tell apart from the real one: [(side vector, deal)], where a
         deal is {role place: card}; sampled from p's view only (cached by what p sees)."""
         key = self._key(st, p)
         hit = self._priors.get(key)
         if hit is not None:
             return hit
-        bit = 1 << p
+        bit = SPECTATOR if p is None else 1 << p
         g = st.g
         sets = g.prog.kind_sets
         cdef = g.card_def
@@ -169,15 +171,15 @@ class Beliefs:
         self._priors[key] = out
         return out
 
-    def _key(self, st, p: int) -> tuple:
-        """What p sees of the role cards (and the counters that may decide a side, public)."""
-        bit = 1 << p
+    def _key(self, st, p: int | None) -> tuple:
+        """What p sees of the role cards (p None: what every player sees)."""
+        bit = SPECTATOR if p is None else 1 << p
         cdef = st.g.card_def
         roles = tuple((z, tuple(cdef[c] if st.seen[c] & bit else -1 for c in st.zones[z]))
                       for z in sorted(set(self.zones.values())))
         return (p, roles)
 
-    def weights(self, st, p: int) -> list[tuple]:
+    def weights(self, st, p: int | None) -> list[tuple]:
         """[(weight, side vector, deal)] for p, the weights summing to 1."""
         parts = self.particles(st, p)
         ll = self.ll
@@ -203,8 +205,9 @@ class Beliefs:
                 swap_places(world, (z, i), (world.where[c], world.zones[world.where[c]].index(c)))
         world._opts = None
 
-    def belief(self, st, p: int) -> list[dict]:
-        """For every player q, {side: probability that q is on it}, as p believes."""
+    def belief(self, st, p: int | None) -> list[dict]:
+        """For every player q, {side: probability that q is on it}, as p believes (p None:
+        as the table believes from public information alone, e.g. how suspect q looks)."""
         out = [dict.fromkeys(self.sides, 0.0) for _ in range(self.n)]
         for w, hv, _ in self.weights(st, p):
             for q, h in enumerate(hv):

@@ -132,6 +132,13 @@ def belief(st, q, side):
     return 0 if seat is None else 100.0 * seat.belief_of(q, side)
 
 
+def public_belief(st, q, side):
+    """The percentage with which the table, from public information alone, believes q is on
+    `side` (how suspect q looks to the others)."""
+    seat = beliefs_read_from.READER[0]
+    return 0 if seat is None else 100.0 * seat.belief_of(q, side, public=True)
+
+
 def knows(st, p, c):
     return bool(st.seen[c] & (1 << p))
 
