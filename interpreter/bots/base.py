@@ -60,6 +60,11 @@ class Seat:
     def game_over(self) -> bool:
         return self._state.over
 
+    @property
+    def turn(self) -> int:
+        """The number of the turn being played (public: every player counts the turns)."""
+        return self._state.turn
+
     def determinize(self, rng):
         """A full state the player cannot tell apart from the real one, drawn with `rng`
         (the bot's own generator): the hidden cards re-dealt, the future re-seeded. Where the

@@ -111,8 +111,8 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
 
 
 POLICY_OPTIONS = ("temperature", "weights")  # the options a policy bot takes
-ROLLOUT_OPTIONS = ("width", "worlds", "screen", "horizon", "delta")  # and a rollout bot
-ROLLOUT_ONLY = ("width", "worlds", "screen", "delta")  # `horizon` is an MCTS option too
+ROLLOUT_OPTIONS = ("width", "worlds", "screen", "horizon", "delta", "futility", "quiet")  # and a rollout bot
+ROLLOUT_ONLY = ("width", "worlds", "screen", "delta", "futility", "quiet")  # `horizon`: MCTS too
 
 
 def bot_options(spec: SimSpec, kind: str) -> dict:
