@@ -137,7 +137,7 @@ def table_model(program, view: dict, text, events: int | None = None) -> dict:
 
 
 UI_LABELS = ("board", "players", "you", "hand", "events", "options", "turn", "waiting", "spectator",
-             "over", "here", "cards")
+             "over", "here", "cards", "since", "keys")
 
 
 def result_text(text, view: dict, labels: dict) -> str:
