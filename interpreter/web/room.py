@@ -19,8 +19,8 @@ from pathlib import Path
 from ..i18n import Text
 from ..languages import languages_of
 from ..tabletop import decision_model, rules_of, table_model
-from ..tabletop.history import add_history
 from ..tabletop.auto import lone_pass
+from ..tabletop.history import add_history
 
 # How long a seat's lone Pass is held before it is answered, in seconds (drawn uniformly, by a
 # generator that is not the game's): when another human sits at the table, an answer given the
