@@ -79,7 +79,8 @@ var Grimoire = (function () {
       var m = el("meter", {min: t.min, max: t.max, value: t.value});
       into.appendChild(ruled(el("span", {cls: "track", "data-counter": t.id, "data-value": t.value},
         el("span", {cls: "label", text: t.label}), el("b", {text: String(t.value)}),
-        el("span", {cls: "of", text: "/" + t.max}), m), "counter:" + t.id));
+        el("span", {cls: "of", text: t.min === 0 ? "/" + t.max : " (" + t.min + "…" + t.max + ")"}), m),
+        "counter:" + t.id));
     });
     (box.flags || []).forEach(function (f) {
       into.appendChild(ruled(el("span", {cls: "flag", "data-counter": f.id, "data-value": f.value, text: f.label}),
