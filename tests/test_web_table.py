@@ -140,3 +140,38 @@ def test_the_table_fits_a_phone_and_a_desktop(browser, width, tmp_path_factory):
                 assert got["scroll"] <= got["client"] and not got["wide"], got
     finally:
         browser.set_window_size(1280, 900)
+
+
+def test_chat_at_the_table(browser):
+    from websockets.sync.client import connect
+    room = make_room("high_tide", ["human", "human"], seed=3)
+    with served(room) as base:
+        _open(browser, base, room, 0)
+        ws = base.replace("http://", "ws://")
+        with connect(f"{ws}/ws/{room.player_token(1)}") as other, connect(f"{ws}/ws/{room.spectator_token}") as spec:
+            other.recv(timeout=10)
+            spec.recv(timeout=10)
+            box = browser.find_element("id", "chat-text")
+            box.send_keys("Who has the pearl?")
+            browser.find_element("id", "chat-send").click()
+            heard = json.loads(other.recv(timeout=10))
+            assert heard["chat"][-1]["text"] == "Who has the pearl?" and heard["chat"][-1]["seat"] == 0
+            assert json.loads(spec.recv(timeout=10))["chat"] == heard["chat"]
+            other.send(json.dumps({"type": "chat", "text": "Not me."}))
+            wait_for(browser, lambda d: "Not me." in d.find_element("id", "chat-lines").text, what="the answer")
+            before = room.version
+            for sock, msg in ((spec, {"type": "chat", "text": "psst"}), (other, {"type": "chat", "text": "x" * 501}),
+                              (other, {"type": "chat", "text": "   "}), (other, {"type": "chat", "text": 7})):
+                sock.send(json.dumps(msg))
+                while True:  # (a push of the line above may come first)
+                    got = json.loads(sock.recv(timeout=10))
+                    if got["type"] == "refused":
+                        break
+            assert len(room.chat) == 2 and room.version == before  # the game did not move
+            # a line being typed survives the table being redrawn
+            box.send_keys("half a")
+            room_view = room.payload(room.player_token(0))
+            assert room_view["chat"][-1]["text"] == "Not me."
+            other.send(json.dumps({"type": "chat", "text": "again"}))
+            wait_for(browser, lambda d: "again" in d.find_element("id", "chat-lines").text, what="a redraw")
+            assert box.get_attribute("value") == "half a"

@@ -55,12 +55,16 @@ class Hub:
         self.kick()
 
     async def handle(self, token: str, msg) -> None:
-        """One message of a socket: a choice, or a seat's setting; anything else is refused."""
+        """One message of a socket: a choice, a seat's setting, a line of chat; anything else is refused."""
         kind = msg.get("type") if isinstance(msg, dict) else None
         if kind == "choose":
             await self.choose(token, msg.get("option"), msg.get("version"))
         elif kind == "autopass":
             await self.set_autopass(token, msg.get("on"))
+        elif kind == "chat":
+            async with self.lock:
+                self.room.say(token, msg.get("text"))
+            await self.broadcast()
         else:
             raise Refused('send {"type": "choose", "option": ID, "version": N}', 400)
 

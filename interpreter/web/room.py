@@ -26,6 +26,7 @@ from ..tabletop.history import add_history
 # generator that is not the game's): when another human sits at the table, an answer given the
 # instant the question came would tell that human the seat had nothing to decide.
 HOLD = (0.8, 2.4)
+CHAT_LEN, CHAT_SHOWN = 500, 100  # the longest line of the chat, and how many of the last are sent
 
 
 class Refused(Exception):
@@ -88,6 +89,7 @@ class Room:
         humans = len(self.autopass)
         self.hold = hold if hold is not None else HOLD if humans > 1 else (0.0, 0.0)
         self._hold_rng = random.SystemRandom()
+        self.chat: list[dict] = []  # what the players said at the table, in order
         self.play_bots()
 
     @property
@@ -128,6 +130,7 @@ class Room:
         s = self.seat(token)
         state, version = self._now
         out = seat_payload(self.game.program, state, s.index, self.text(lang), version, role=s.role)
+        out["chat"] = self.chat[-CHAT_SHOWN:]
         if s.index is not None:  # (the seat's own settings: sent to that seat only)
             out["autopass"] = self.autopass[s.index]
             if out["decision"] is not None:
@@ -156,6 +159,16 @@ class Room:
         if not isinstance(on, bool):
             raise Refused('send {"type": "autopass", "on": true or false}', 400)
         self.autopass[s.index] = on
+
+    def say(self, token: str, said) -> None:
+        """A player's line in the table's chat (the words of a person: nobody's secret but theirs)."""
+        s = self.seat(token)
+        if s.index is None:
+            raise Refused(f"a {s.role} does not speak at this table")
+        if not isinstance(said, str) or not said.strip() or len(said) > CHAT_LEN:
+            raise Refused(f'send {{"type": "chat", "text": "..."}} (1 to {CHAT_LEN} characters)', 400)
+        self.chat.append({"n": len(self.chat) + 1, "from": self.text().player(self.state, s.index),
+                          "seat": s.index, "text": said.strip()})
 
     def hold_seconds(self) -> float:
         lo, hi = self.hold

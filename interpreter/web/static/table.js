@@ -121,6 +121,7 @@ var Grimoire = (function () {
       : p.decision ? p.decision.prompt : m.waiting_label ? L.waiting + " " + m.waiting_label : "";
     head.appendChild(el("span", {id: "status", cls: m.over ? "over" : p.decision ? "yours" : "", text: status}));
     if (p.autopass !== undefined && send.settings) head.appendChild(autopassBox(p, send));
+    if (p.chat && send.settings) chat(p, send);
     // whose turn it is, in the tab's title too (a seat waiting in another tab sees its turn come)
     document.title = (p.decision && !p.decision.auto ? "▶ " + (labels.your_turn || "") + " · " : "") + m.title;
     root.innerHTML = "";
@@ -229,6 +230,27 @@ var Grimoire = (function () {
       pan.appendChild(row);
     });
     return pan;
+  }
+
+  function chat(p, send) {
+    // the table's chat: outside the redrawn table, so a line being typed is kept
+    var box = document.getElementById("chat"), ol = document.getElementById("chat-lines");
+    if (!box) return;
+    box.hidden = false;
+    document.getElementById("chat-title").textContent = labels.chat || "";
+    ol.innerHTML = "";
+    p.chat.forEach(function (c) {
+      ol.appendChild(el("li", {"data-seat": c.seat}, el("b", {text: c.from + ": "}), document.createTextNode(c.text)));
+    });
+    ol.scrollTop = ol.scrollHeight;
+    var form = document.getElementById("chat-form"), input = document.getElementById("chat-text");
+    document.getElementById("chat-send").textContent = labels.send || ">";
+    form.hidden = p.role !== "player";
+    form.onsubmit = function (ev) {
+      ev.preventDefault();
+      if (input.value.trim()) send.settings({type: "chat", text: input.value});
+      input.value = "";
+    };
   }
 
   function autopassBox(p, send) {
