@@ -175,3 +175,70 @@ def test_chat_at_the_table(browser):
             other.send(json.dumps({"type": "chat", "text": "again"}))
             wait_for(browser, lambda d: "again" in d.find_element("id", "chat-lines").text, what="a redraw")
             assert box.get_attribute("value") == "half a"
+
+
+def test_a_take_back_the_other_human_refuses_then_accepts(browser):
+    from websockets.sync.client import connect
+    room = make_room("high_tide", ["human", "human"], seed=4, hold=(0.0, 0.0))
+    rnd = random.Random(2)
+
+    def recv_until(sock, cond):
+        while True:
+            m = json.loads(sock.recv(timeout=10))
+            if cond(m):
+                return m
+
+    with served(room) as base:
+        ws = base.replace("http://", "ws://")
+        with connect(f"{ws}/ws/{room.player_token(1)}") as other, connect(f"{ws}/ws/{room.spectator_token}") as spec:
+            last = json.loads(other.recv(timeout=10))
+            spec.recv(timeout=10)
+            _open(browser, base, room, 0)
+            mine = 0
+            while mine < 3:  # seat 1 clicks in the browser, seat 2 answers over its socket
+                if room.state.current_player() == 0:
+                    before = room.version
+                    wait_for(browser, lambda d: version(d) == before
+                             and d.find_elements("css selector", "button.option"), what="seat 1's options")
+                    browser.find_elements("css selector", "button.option")[0].click()
+                    wait_for(browser, lambda d: version(d) > before, what="the next view")
+                    mine += 1
+                else:
+                    last = recv_until(other, lambda m: m["type"] == "view" and m["version"] == room.version)
+                    opt = rnd.choice(last["decision"]["options"])["id"]
+                    other.send(json.dumps({"type": "choose", "option": opt, "version": last["version"]}))
+                    recv_until(other, lambda m: m["type"] == "view" and m["version"] > last["version"])
+            history = list(room.state.history)
+            spec.send(json.dumps({"type": "takeback"}))
+            assert recv_until(spec, lambda m: m["type"] == "refused")
+            browser.find_element("id", "takeback-ask").click()
+            asked = recv_until(other, lambda m: m["type"] == "view" and m["takeback"])
+            assert asked["takeback"]["seat"] == 0 and room.state.history == history
+            other.send(json.dumps({"type": "takeback", "accept": False}))
+            recv_until(other, lambda m: m["type"] == "view" and m["takeback"] is None)
+            assert room.state.history == history and room.takeback is None
+            wait_for(browser, lambda d: d.find_elements("id", "takeback-ask"), what="the refusal")
+            browser.find_element("id", "takeback-ask").click()
+            recv_until(other, lambda m: m["type"] == "view" and m["takeback"])
+            at = room.version
+            other.send(json.dumps({"type": "takeback", "accept": True}))
+            back = recv_until(other, lambda m: m["type"] == "view" and m["version"] > at)
+    # back to seat 1's last decision, replayed from the decisions: seat 1 decides it again
+    deciders = [p for p in _deciders_of(room.game, room.seed, history)]
+    k = max(i for i, p in enumerate(deciders) if p == 0)
+    assert room.state.history == history[:k] and room.state.current_player() == 0
+    fresh = room.game.new_game(seed=room.seed, players=2)
+    for d in history[:k]:
+        fresh = fresh.apply(d)
+    assert fresh.to_json() == room.state.to_json()
+    assert back["takeback"] is None and back["decision"] is None  # (seat 2 does not decide there)
+    wait_for(browser, lambda d: version(d) == room.version and d.find_elements("css selector", "button.option"),
+             what="seat 1's decision again")
+
+
+def _deciders_of(game, seed, history) -> list[int]:
+    st, out = game.new_game(seed=seed, players=2), []
+    for d in history:
+        out.append(st.current_player())
+        st = st.apply(d)
+    return out

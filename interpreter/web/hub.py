@@ -16,6 +16,7 @@ import json
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from . import takeback
 from .room import Refused, Room
 
 
@@ -55,12 +56,21 @@ class Hub:
         self.kick()
 
     async def handle(self, token: str, msg) -> None:
-        """One message of a socket: a choice, a seat's setting, a line of chat; anything else is refused."""
+        """One message of a socket: a choice, a seat's setting, a line of chat, a take-back asked or
+        answered; anything else is refused."""
         kind = msg.get("type") if isinstance(msg, dict) else None
         if kind == "choose":
             await self.choose(token, msg.get("option"), msg.get("version"))
         elif kind == "autopass":
             await self.set_autopass(token, msg.get("on"))
+        elif kind == "takeback":
+            async with self.lock:
+                if "accept" in msg:
+                    await asyncio.to_thread(takeback.answer, self.room, token, msg.get("accept"))
+                else:
+                    await asyncio.to_thread(takeback.ask, self.room, token)
+            await self.broadcast()
+            self.kick()
         elif kind == "chat":
             async with self.lock:
                 self.room.say(token, msg.get("text"))

@@ -90,6 +90,7 @@ class Room:
         self.hold = hold if hold is not None else HOLD if humans > 1 else (0.0, 0.0)
         self._hold_rng = random.SystemRandom()
         self.chat: list[dict] = []  # what the players said at the table, in order
+        self.takeback: dict | None = None  # a take-back asked and not yet answered (web/takeback.py)
         self.play_bots()
 
     @property
@@ -131,7 +132,11 @@ class Room:
         state, version = self._now
         out = seat_payload(self.game.program, state, s.index, self.text(lang), version, role=s.role)
         out["chat"] = self.chat[-CHAT_SHOWN:]
+        req = self.takeback
+        out["takeback"] = None if req is None else {"seat": req["seat"], "from": req["from"],
+                                                    "accepted": list(req["accepted"])}
         if s.index is not None:  # (the seat's own settings: sent to that seat only)
+            out["seat"] = s.index
             out["autopass"] = self.autopass[s.index]
             if out["decision"] is not None:
                 out["decision"]["auto"] = self._auto_seat(state) == s.index

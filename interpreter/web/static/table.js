@@ -112,6 +112,7 @@ var Grimoire = (function () {
     body.dataset.version = p.version;
     body.dataset.role = p.role;
     body.dataset.seat = m.you || "";
+    body.dataset.index = p.seat === undefined ? "" : p.seat;
     var head = document.getElementById("head");
     head.innerHTML = "";
     head.appendChild(el("span", {cls: "title", text: m.title}));
@@ -122,6 +123,7 @@ var Grimoire = (function () {
     head.appendChild(el("span", {id: "status", cls: m.over ? "over" : p.decision ? "yours" : "", text: status}));
     if (p.autopass !== undefined && send.settings) head.appendChild(autopassBox(p, send));
     if (p.chat && send.settings) chat(p, send);
+    if (p.role === "player" && send.settings) head.appendChild(takebackBar(p, send));
     // whose turn it is, in the tab's title too (a seat waiting in another tab sees its turn come)
     document.title = (p.decision && !p.decision.auto ? "▶ " + (labels.your_turn || "") + " · " : "") + m.title;
     root.innerHTML = "";
@@ -251,6 +253,26 @@ var Grimoire = (function () {
       if (input.value.trim()) send.settings({type: "chat", text: input.value});
       input.value = "";
     };
+  }
+
+  function takebackBar(p, send) {
+    // ask to take back one's last move; or, when another player asks, accept or refuse
+    var bar = el("span", {id: "takeback", cls: "takeback"}), req = p.takeback, me = Number(body.dataset.index);
+    if (!req) {
+      var ask = el("button", {id: "takeback-ask", cls: "small", text: labels.takeback || "↶"});
+      ask.onclick = function () { send.settings({type: "takeback"}); };
+      bar.appendChild(ask);
+    } else {
+      bar.appendChild(el("span", {cls: "asks", text: req.from + " " + (labels.takeback_asks || "")}));
+      if (req.seat !== me && req.accepted.indexOf(me) < 0) {
+        [["takeback-accept", true, labels.accept], ["takeback-refuse", false, labels.refuse]].forEach(function (a) {
+          var b = el("button", {id: a[0], cls: "small", text: a[2] || String(a[1])});
+          b.onclick = function () { send.settings({type: "takeback", accept: a[1]}); };
+          bar.appendChild(b);
+        });
+      }
+    }
+    return bar;
   }
 
   function autopassBox(p, send) {
