@@ -378,8 +378,9 @@ def check_log_players(comp) -> None:
     players = set(PLAYER_ARG_NAMES) | {name for _, name, t, _, _ in pending if t == "player"}
     for ev, name, t, src, node in pending:
         if name in players and t != "player":
+            where = "every engine event" if name in PLAYER_ARG_NAMES else "other log calls"
             comp.problem(src, node, f"log({ev}, {name}: ...) passes {show(t)} as ${name}, which names a "
-                                    f"player (it is one in {'every engine event' if name in PLAYER_ARG_NAMES else 'other log calls'}): "
+                                    f"player (it is one in {where}): "
                                     f"a number would print as a seat index, not the player's name; pass a "
                                     f"player (declare the parameter it comes from as `NAME: player`)")
 
