@@ -75,17 +75,22 @@ def test_merlins_cancel_a_declined_title():
 
 def test_played_card_on_a_quest():
     game, st = _camelot()
-    args = dict(player=(1, "player"), card=(_card(game, "grail"), "card"), quest=(_loc(game, "quest_grail"), "loc"))
-    assert _line("ru", game, st, "played_card", **args) == "Сир Персиваль играет «Грааль» в Поиске Святого Грааля."
-    assert _line("pl", game, st, "played_card", **args) == "Sir Percival zagrywa „Graala” w Wyprawie po Świętego Graala."
+    args = dict(player=(1, "player"), card=(_card(game, "grail"), "card"),
+                quest=(_loc(game, "quest_grail"), "loc"))
+    assert _line("ru", game, st, "played_card", **args) == (
+        "Сир Персиваль играет «Грааль» в Поиске Святого Грааля.")
+    assert _line("pl", game, st, "played_card", **args) == (
+        "Sir Percival zagrywa „Graala” w Wyprawie po Świętego Graala.")
     assert _line("pt", game, st, "played_card", **args) == "Sir Percival joga «Graal» na Missão do Santo Graal."
 
 
 def test_a_face_down_card_is_not_quoted_nor_declined_twice():
     game, st = _camelot()
     args = dict(player=(0, "player"), card=(None, "card"), quest=(_loc(game, "quest_grail"), "loc"))
-    assert _line("ru", game, st, "played_card", **args) == "Сир Кей играет карту рубашкой вверх в Поиске Святого Грааля."
-    assert _line("pl", game, st, "played_card", **args) == "Sir Kay zagrywa zakrytą kartę w Wyprawie po Świętego Graala."
+    assert _line("ru", game, st, "played_card", **args) == (
+        "Сир Кей играет карту рубашкой вверх в Поиске Святого Грааля.")
+    assert _line("pl", game, st, "played_card", **args) == (
+        "Sir Kay zagrywa zakrytą kartę w Wyprawie po Świętego Graala.")
 
 
 def test_action_labels_decline_the_card():
@@ -110,13 +115,16 @@ def test_russian_prepositions_with_places():
     assert _line("ru", game, st, "black_laid", card=(_card(game, "black_knight_3"), "card"), quest=bk) == (
         "«Чёрный рыцарь 3» ложится на Поединок с Чёрным рыцарем.")
     assert _line("ru", game, st, "mordred_laid", quest=picts) == "Мордред вступает в Войну с пиктами."
-    assert _line("ru", game, st, "moved", player=(0, "player"), quest=picts) == "Сир Кей отправляется на Войну с пиктами."
+    assert _line("ru", game, st, "moved", player=(0, "player"), quest=picts) == (
+        "Сир Кей отправляется на Войну с пиктами.")
 
 
 # items: a woman (Gundla) and a man (Basilius) receive and show them
 CASTLE_ITEMS = {
-    "ru": ("{w} получает «Книгу».", "{m} показывает «Сумку с ключом».", "{w} получает «Чёрную жемчужину» от {m_gen}."),
-    "pl": ("{w} otrzymuje „Foliał”.", "{m} pokazuje „Tajną Torbę (z Kluczem)”.", "{w} dostaje „Czarną Perłę” od {m_gen}."),
+    "ru": ("{w} получает «Книгу».", "{m} показывает «Сумку с ключом».",
+           "{w} получает «Чёрную жемчужину» от {m_gen}."),
+    "pl": ("{w} otrzymuje „Foliał”.", "{m} pokazuje „Tajną Torbę (z Kluczem)”.",
+           "{w} dostaje „Czarną Perłę” od {m_gen}."),
     "pt": ("{w} recebe «Tomo».", "{m} mostra «Mala Secreta (Chave)».", "{w} recebe «Pérola Negra» de {m}."),
 }
 NAMES = {"ru": ("Гундла фон Хохберг", "Базилиус Картов", "Базилиуса Картова"),
@@ -140,8 +148,10 @@ PROFESSION_LINES = {
     "pl": ("{a} dzięki Kapłanowi powstrzymuje atak {b_gen}.", "{a} dzięki Trucicielowi przyznaje zwycięstwo {b_dat}."),
     "pt": ("{a} usa o Padre e trava o ataque de {b}.", "{a} usa o Envenenador e decide que {b} ganha."),
 }
-FORMS = {"ru": {"marie": ("Мари Соньер",) * 3, "basilius": ("Базилиус Картов", "Базилиуса Картова", "Базилиусу Картову")},
-         "pl": {"marie": ("Marie Saunière",) * 3, "basilius": ("Bazyli Kartow", "Bazylego Kartowa", "Bazylemu Kartowowi")},
+FORMS = {"ru": {"marie": ("Мари Соньер",) * 3,
+                "basilius": ("Базилиус Картов", "Базилиуса Картова", "Базилиусу Картову")},
+         "pl": {"marie": ("Marie Saunière",) * 3,
+                "basilius": ("Bazyli Kartow", "Bazylego Kartowa", "Bazylemu Kartowowi")},
          "pt": {"marie": ("Marie Saunière",) * 3, "basilius": ("Basílio Kartov",) * 3}}
 
 
