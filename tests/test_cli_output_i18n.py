@@ -61,3 +61,27 @@ def test_validate_error_count_and_severity_localized(tmp_path, capsys, lang, one
     err = capsys.readouterr().err
     word = {"ru": "ошибка", "pl": "błąd", "pt": "erro"}[lang]
     assert f": {word}: " in err and err.rstrip().endswith(one)
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("ru", ["сторона", "доля побед", "Братство Правдивой лжи", "Орден Открытых секретов", "по местам:",
+            "концовки: ", "записано: "]),
+    ("pl", ["strona", "odsetek wygranych", "Bractwo Prawdziwego Kłamstwa", "Zakon Jawnych Tajemnic",
+            "według miejsc:", "zakończenia: ", "zapisano: "]),
+    ("pt", ["lado", "taxa de vitórias", "Irmandade da Mentira Verdadeira", "Ordem dos Segredos Revelados",
+            "por lugar:", "finais: ", "escrito: "]),
+])
+def test_simulate_speaks_the_language_and_names_sides_and_ends(tmp_path, capsys, lang, words):
+    """No raw id (`brotherhood`, `society_lost`): sides and end reasons by the ruleset's locale."""
+    from interpreter.game import load
+    from interpreter.i18n import Text
+    assert main(["--lang", lang, "simulate", "castle_of_the_devil", "--games", "3", "--jobs", "1",
+                 "--out", str(tmp_path / "sim")]) == 0
+    out = capsys.readouterr().out
+    flat = " ".join(out.split())
+    for w in words:
+        assert w in flat, (w, out)
+    for raw in ("brotherhood", "society_lost", "society_won", "loge_won_alone", " order "):
+        assert raw not in flat, (raw, out)
+    text = Text(load(RULESETS / "castle_of_the_devil").program, lang)
+    assert any(text.end_reason(r) in flat for r in ("society_lost", "society_won", "loge_won_alone"))
