@@ -113,4 +113,7 @@ def cmd_import(args) -> int:
                                          folder)
         print(cli_text(_ui(args), "cli-imported", {"file": str(fp), "target": str(folder / (lang + ".yaml")),
                                                    "changed": changed, "added": added}))
+    from ..i18n.history import record_history
+    for folder in dict.fromkeys(d[-1] for d in done):   # today's English, for a later `#| msgid`
+        record_history(folder, _read(folder, "en")[0])
     return 0

@@ -112,11 +112,28 @@ def cmd_check(args) -> int:
 
 def cmd_stamp(args) -> int:
     """Record, for the given ids (or all translated ones), the hash of the current English."""
-    root = _ruleset_dir(args.ruleset)
-    en, _, _ = locale_messages(root, "en")
+    from ..i18n.exchange import engine_folder
+    from ..i18n.history import record_history
     from ..languages import languages_of
-    for lang in args.lang or languages_of(root)[1:]:
-        path = root / "locales" / f"{lang}.yaml"
+    root = _ruleset_dir(args.ruleset)
+    folders = [root / "locales"] + ([engine_folder()] if getattr(args, "engine", False) else [])
+    for folder in folders:
+        en, _ = _read_folder(folder, "en")
+        record_history(folder, en)      # so a later export shows this English as `#| msgid`
+        have = languages_of(root)[1:] if folder == root / "locales" else \
+            sorted(f.stem for f in folder.glob("*.yaml") if f.stem != "en")
+        _stamp_folder(args, folder, en, args.lang or have)
+    return 0
+
+
+def _read_folder(folder: Path, lang: str):
+    from ..i18n.exchange import _read
+    return _read(folder, lang)
+
+
+def _stamp_folder(args, folder: Path, en: dict, langs) -> None:
+    for lang in langs:
+        path = folder / f"{lang}.yaml"
         if not path.is_file():
             continue
         y, data = _read_locale_rt(path, lang)
@@ -141,7 +158,6 @@ def cmd_stamp(args) -> int:
         if added:
             parts.append(cli_text(_ui(args), "cli-stamped-new", {"n": len(added), "ids": _ids(added)}))
         print(f"{path}: " + "; ".join(parts))
-    return 0
 
 
 def _ids(keys: list[str], most: int = 6) -> str:

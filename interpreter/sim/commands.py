@@ -21,7 +21,9 @@ from .backends import BACKENDS, Terminated, default_jobs, raise_terminated
 from .report import write_atomic_bytes
 from .runner import SimSpec
 from .stats import compare, summarize
-from .sweep import base_value, curve, fresh_out, never_won, parse_sweep, point_name, run_name, sweep_png, sweep_variants
+from .summary_text import Names, print_summary, speed_line, words
+from .summary_text import never_won as never_won_text
+from .sweep import base_value, curve, fresh_out, parse_sweep, point_name, run_name, sweep_png, sweep_variants
 
 
 def register(sub) -> None:
@@ -224,8 +226,11 @@ def cmd_simulate(args) -> int:
         write_atomic_bytes(out / "sweep.png", sweep_png(sweep[0], report["sweep"]["by_side"],
                                                         title + f" ({args.games} games per value)"))
         paths.append(out / "sweep.png")
-    _print_summary(out_console, report, bots)
-    for w in never_won(report["summary"]):
+    lang = getattr(args, "cli_lang", None) or "en"
+    names = Names(game.program, lang)       # sides and end reasons by the ruleset's locale
+    print_summary(out_console, report, bots, names, lang)
+    _print_summary(out_console, report, names, lang)
+    for w in never_won_text(report["summary"], names, lang):
         err.print(w, soft_wrap=True, markup=False)
     for n in execution.get("nodes_given_dependencies", []):
         err.print(say(args, "cli-sim-node-shipped", node=n["node"] + f" ({n['node_id'][:8]})",
@@ -233,7 +238,8 @@ def cmd_simulate(args) -> int:
     for n in execution.get("nodes_unusable", []):  # loud: a node of the cluster played no game
         err.print(say(args, "cli-sim-node-unusable", node=n["node"] + f" ({n['node_id'][:8]})", cause=n["cause"]),
                   soft_wrap=True, markup=False, style="bold red")
-    out_console.print(f"wrote {', '.join(str(p) for p in paths)} and {out / 'games.jsonl'}")
+    out_console.print(words(lang, "cli-sim-wrote", {"files": ", ".join(str(p) for p in paths),
+                                                    "last": str(out / "games.jsonl")}), markup=False)
     if failure:
         return 1
     return (143 if terminated else 130) if interrupted else 0
@@ -401,34 +407,9 @@ def _ci(ci) -> str:
     return f"{100 * ci[0]:.1f}–{100 * ci[1]:.1f}%"
 
 
-def _print_summary(console, report: dict, bots) -> None:
+def _print_summary(console, report: dict, names, lang: str) -> None:
+    """The --compare table and the speed line (the runs' tables: summary_text.print_summary)."""
     from rich.table import Table
-    for name, s in report["summary"].items():
-        label = name if name == report["ruleset"] else f"{report['ruleset']} — {name}"
-        t = Table(title=f"{label}: {s['played']} games"
-                  + (f", {s['errors']} stopped by errors" if s["errors"] else "")
-                  + (" (interrupted)" if report["interrupted"] else ""))
-        t.add_column("side")
-        t.add_column("wins", justify="right")
-        t.add_column("win rate", justify="right")
-        t.add_column("95% CI", justify="right")
-        for side, r in s["by_side"].items():
-            t.add_row(side, str(r["wins"]), _pct(r["rate"]), _ci(r["ci95"]))
-        if len(set(bots)) > 1:
-            for kind, r in s["by_bot"].items():
-                t.add_row(f"[dim]bot {kind} (per seat)[/dim]", str(r["wins"]), _pct(r["rate"]), _ci(r["ci95"]))
-        console.print(t)
-        if s["first_error"]:
-            console.print(f"  [red]stopped by an error in the rules[/red]: {s['first_error']}")
-        console.print("  by seat: " + ", ".join(f"{seat}: {_pct(r['rate'])} ({_ci(r['ci95'])})"
-                                               for seat, r in s["by_seat"].items()))
-        console.print(f"  length: {s['decisions']['mean']:.1f} ± {s['decisions']['sd']:.1f} decisions, "
-                      f"{s['turns']['mean']:.1f} ± {s['turns']['sd']:.1f} turns; "
-                      f"no winner: {s['no_winner']}; ends: "
-                      + ", ".join(f"{k} {v}" for k, v in s["reasons"].items()))
-        if s.get("stats"):
-            console.print("  at the end: " + ", ".join(f"{k} {v['mean']:.2f} ± {v['sd']:.2f}"
-                                                       for k, v in s["stats"].items()))
     cmp = report.get("comparison")
     if cmp:
         base, var = cmp["names"]
@@ -437,7 +418,7 @@ def _print_summary(console, report: dict, bots) -> None:
         for col in ("side", base, var, "diff", "95% CI", "p", "sig."):
             t.add_column(col, justify="left" if col in ("side", "sig.") else "right", no_wrap=True)
         for side, c in cmp["by_side"].items():
-            t.add_row(side, _pct(c["base"]["rate"]), _pct(c["variant"]["rate"]),
+            t.add_row(names.side(side), _pct(c["base"]["rate"]), _pct(c["variant"]["rate"]),
                       f"{100 * c['difference']:+.1f}", f"{100 * c['ci95'][0]:+.1f}…{100 * c['ci95'][1]:+.1f}",
                       f"{c['mcnemar_p']:.3g}", "yes" if c["significant"] else "")
         d = cmp["decisions"]
@@ -449,10 +430,7 @@ def _print_summary(console, report: dict, bots) -> None:
                       f"{d['ci95'][0]:+.2f}…{d['ci95'][1]:+.2f}", f"{d['p']:.3g}",
                       "yes" if d["p"] < 0.05 else "")
         console.print(t)
-    ex = report["execution"]
-    if ex.get("games_per_second"):
-        where = f"{ex['jobs'] or 'all'} jobs" + (f", {ex['workers']} workers on {ex['nodes']} nodes"
-                                                   if "nodes" in ex else "")
-        console.print(f"  {ex['seconds']:.1f} s, {ex['games_per_second']:.1f} games/s "
-                      f"({ex['backend']}, {where})")
+    line = speed_line(report["execution"], lang)
+    if line:
+        console.print(line, markup=False)
     sys.stdout.flush()
