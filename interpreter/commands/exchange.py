@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..errors import Loc, Problem, RulesetError
 from ..files import write_atomic
+from ..load import MAX_FILE_BYTES
 from ..i18n.exchange import (
     ENGINE,
     _entry_problems,
@@ -59,6 +60,9 @@ def cmd_export(args) -> int:
     return 0
 
 
+MAX_EXCHANGE_BYTES = 4 * MAX_FILE_BYTES  # a .po holds each text twice, with comments; the YAML 2 MB
+
+
 def cmd_import(args) -> int:
     root = _ruleset_dir(args.ruleset)
     problems: list[Problem] = []
@@ -69,6 +73,11 @@ def cmd_import(args) -> int:
             problems.append(Problem(Loc(str(fp), 1, 1), "import reads .po and .ftl files"))
             continue
         try:
+            size = fp.stat().st_size  # refused unread: a translation is a few hundred kB
+            if size > MAX_EXCHANGE_BYTES:
+                problems.append(Problem(Loc(str(fp), 1, 1), f"the file is {size} bytes, over the limit of "
+                                                            f"{MAX_EXCHANGE_BYTES} bytes for a translation"))
+                continue
             text = fp.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             problems.append(Problem(Loc(str(fp), 1, 1), f"cannot read: {e}"))
