@@ -8,7 +8,6 @@ from pathlib import Path
 
 from ..errors import Loc, Problem, RulesetError
 from ..files import write_atomic
-from ..load import MAX_FILE_BYTES
 from ..i18n.exchange import (
     ENGINE,
     _entry_problems,
@@ -24,6 +23,7 @@ from ..i18n.ftl import to_ftl_file
 from ..i18n.locales import locale_forms, locale_sources
 from ..i18n.po import to_po
 from ..languages import CODE, languages_of
+from ..load import MAX_FILE_BYTES
 from .i18n import _ruleset_dir, _ui, cli_text
 
 

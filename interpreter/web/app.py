@@ -26,6 +26,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from . import guard
 from .cards import card_face
 from .replay import room_replay
 from .room import Refused, Room
@@ -142,11 +143,11 @@ def create_app(room: Room) -> Starlette:
     async def api_choose(request):
         token = request.path_params["token"]
         try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return _refusal(Refused("the request is not JSON: send {\"option\": ID, \"version\": N}", 400))
-        if not isinstance(body, dict):
-            return _refusal(Refused("send a JSON object {\"option\": ID, \"version\": N}", 400))
+            if not guard.origin_ok(request.headers):
+                raise guard.Rejected("this request comes from a page of another site", 403)
+            body = await guard.read_body(request)  # bounded in size and depth before it is parsed
+        except guard.Rejected as e:
+            return _refusal(Refused(str(e), e.status))
         try:
             await hub.choose(token, body.get("option"), body.get("version"))
             return JSONResponse(room.payload(token, _lang(request, room)))
@@ -155,6 +156,8 @@ def create_app(room: Room) -> Starlette:
 
     async def api_save(request):
         try:
+            if not guard.origin_ok(request.headers):
+                raise Refused("this request comes from a page of another site", 403)
             seat_or_refuse(request.path_params["token"], ("host",))
             async with hub.lock:
                 path = await asyncio.to_thread(room.save)
@@ -168,8 +171,8 @@ def create_app(room: Room) -> Starlette:
             q = request.query_params
             seat = q.get("seat", "")
             step = q.get("step", "")
-            seat_i = None if seat in ("", "spectator") else int(seat) if seat.isdigit() else seat
-            step_i = int(step) if step.isdigit() else None if step == "" else step
+            seat_i = None if seat in ("", "spectator") else int(seat) if seat.isdigit() and len(seat) < 7 else seat
+            step_i = int(step) if step.isdigit() and len(step) < 10 else None if step == "" else step
             async with hub.lock:
                 rep = room_replay(room)
             out = rep.payload(rep.steps if step_i is None else step_i, seat_i, room.text(_lang(request, room)))
@@ -190,6 +193,8 @@ def create_app(room: Room) -> Starlette:
         lang = _lang(ws, room)
         await ws.accept()
         try:
+            if not guard.origin_ok(ws.headers):  # a page of another site holding a seat link
+                raise Refused("this connection comes from a page of another site", 403)
             room.seat(token)
         except Refused as e:
             await hub.send(ws, {"type": "refused", "message": str(e)})
@@ -199,14 +204,16 @@ def create_app(room: Room) -> Starlette:
         await hub.send(ws, room.payload(token, lang))
         try:
             while True:
-                raw = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
                 try:
-                    msg = json.loads(raw)
-                    if not isinstance(msg, dict) or msg.get("type") != "choose":
+                    msg = guard.parse_message(frame.get("text"))  # None: a binary frame
+                    if msg.get("type") != "choose":
                         raise Refused('send {"type": "choose", "option": ID, "version": N}', 400)
                     await hub.choose(token, msg.get("option"), msg.get("version"))
-                except json.JSONDecodeError:
-                    await hub.send(ws, {"type": "refused", "message": "the message is not JSON"})
+                except guard.Rejected as e:
+                    await hub.send(ws, {"type": "refused", "message": str(e)})
                 except Refused as e:
                     await hub.send(ws, {"type": "refused", "message": str(e)})
         except WebSocketDisconnect:

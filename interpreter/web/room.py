@@ -18,6 +18,7 @@ from pathlib import Path
 from ..i18n import Text
 from ..languages import languages_of
 from ..tabletop import decision_model, table_model
+from .guard import short
 
 
 class Refused(Exception):
@@ -126,7 +127,7 @@ class Room:
         if st.is_over():
             raise Refused("the game is over; there is nothing to decide")
         if type(version) is not int or version != self.version:
-            raise Refused(f"this view is out of date (version {version!r}, now {self.version}): "
+            raise Refused(f"this view is out of date (version {short(version)}, now {self.version}): "
                           "the table has moved on; choose again from the new view")
         p = st.current_player()
         if p != s.index:
@@ -134,7 +135,7 @@ class Room:
             raise Refused(f"it is not your decision now: the table waits for {who}")
         ids = [o.id for o in st.options()]
         if not isinstance(option, str) or option not in ids:
-            raise Refused(f"{option!r} is not one of your options now", 400)
+            raise Refused(f"{short(option)} is not one of your options now", 400)
         nxt = st.apply(option)
         if not nxt:  # (cannot happen for an exact legal id; kept so nothing is ever half-done)
             raise Refused(nxt.message)
