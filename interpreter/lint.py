@@ -101,6 +101,7 @@ def lint_problems(prog) -> list[Problem]:
     rs = prog.rs
     out: list[Problem] = []
     _players(rs, out)
+    _cards(rs, out)
     _counters(prog, out)
     units = _units(rs)
     trees = [(u, u.tree()) for u in units]
@@ -245,6 +246,18 @@ def _players(rs, out: list) -> None:
         doc = rs.docs[0]
         out.append(Problem(doc.source.value(("players", "min")), f"players: min ({rs.min_players}) is "
                                                                  f"above max ({rs.max_players})"))
+
+
+def _cards(rs, out: list) -> None:
+    from .model import MAX_CARDS
+    total = 0
+    for cid, item in rs.cards.items():
+        n = item.value.get("count", 1) if isinstance(item.value, dict) else 1
+        total += n if isinstance(n, int) and n > 0 else 0
+        if total > MAX_CARDS:
+            out.append(Problem(item.loc("count"), f"card {cid!r} brings the deck past {MAX_CARDS} copies "
+                                                  f"of cards, the limit for all cards together"))
+            return
 
 
 def _counters(prog, out: list) -> None:

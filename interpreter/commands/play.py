@@ -106,6 +106,7 @@ def cmd_play(args) -> int:
             seats = seats * n
     if not seats:
         seats = [args.bots or default_kind(game)] * n
+    seats = [args.bots or default_kind(game) if s is None else s for s in seats]  # a save's plug-in seat
     if len(seats) != n:
         print(text_of(args, "cli-seats-count", {"seats": len(seats), "players": n}), file=sys.stderr)
         return 2

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Item, parse_typed_signature, proc_key
+from ..model import MAX_CARDS, MAX_COPIES, Item, parse_typed_signature, proc_key
 from .defs import VIS, CounterDef, ZoneDef
 
 
@@ -70,7 +70,8 @@ class LayoutMixin:
             self.kind_tags.append([str(t) for t in v.get("tags", []) or []])
             self.kind_params.append(dict(v.get("params") or {}))
             inst = []
-            for _ in range(int(v.get("count", 1) or 0)):
+            copies = min(int(v.get("count", 1) or 0), MAX_COPIES, MAX_CARDS - len(self.card_def))
+            for _ in range(max(copies, 0)):  # past the limits lint (or the schema) refuses the ruleset
                 inst.append(len(self.card_def))
                 self.card_def.append(k)
             self.kind_instances.append(inst)

@@ -27,6 +27,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..tabletop.history import history
+from . import guard
 from .cards import card_face
 from .hub import Hub
 from .replay import room_replay
@@ -122,11 +123,11 @@ def create_app(room: Room) -> Starlette:
     async def api_choose(request):
         token = request.path_params["token"]
         try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return _refusal(Refused("the request is not JSON: send {\"option\": ID, \"version\": N}", 400))
-        if not isinstance(body, dict):
-            return _refusal(Refused("send a JSON object {\"option\": ID, \"version\": N}", 400))
+            if not guard.origin_ok(request.headers):
+                raise guard.Rejected("this request comes from a page of another site", 403)
+            body = await guard.read_body(request)  # bounded in size and depth before it is parsed
+        except guard.Rejected as e:
+            return _refusal(Refused(str(e), e.status))
         try:
             await hub.choose(token, body.get("option"), body.get("version"))
             return JSONResponse(room.payload(token, _lang(request, room)))
@@ -144,6 +145,8 @@ def create_app(room: Room) -> Starlette:
 
     async def api_save(request):
         try:
+            if not guard.origin_ok(request.headers):
+                raise Refused("this request comes from a page of another site", 403)
             seat_or_refuse(request.path_params["token"], ("host",))
             async with hub.lock:
                 path = await asyncio.to_thread(room.save)
@@ -157,8 +160,8 @@ def create_app(room: Room) -> Starlette:
             q = request.query_params
             seat = q.get("seat", "")
             step = q.get("step", "")
-            seat_i = None if seat in ("", "spectator") else int(seat) if seat.isdigit() else seat
-            step_i = int(step) if step.isdigit() else None if step == "" else step
+            seat_i = None if seat in ("", "spectator") else int(seat) if seat.isdigit() and len(seat) < 7 else seat
+            step_i = int(step) if step.isdigit() and len(step) < 10 else None if step == "" else step
             async with hub.lock:
                 rep = room_replay(room)
             out = rep.payload(rep.steps if step_i is None else step_i, seat_i, room.text(_lang(request, room)))
@@ -179,6 +182,8 @@ def create_app(room: Room) -> Starlette:
         lang = _lang(ws, room)
         await ws.accept()
         try:
+            if not guard.origin_ok(ws.headers):  # a page of another site holding a seat link
+                raise Refused("this connection comes from a page of another site", 403)
             room.seat(token)
         except Refused as e:
             await hub.send(ws, {"type": "refused", "message": str(e)})
@@ -189,12 +194,14 @@ def create_app(room: Room) -> Starlette:
         hub.kick()  # (a lone Pass waiting since the table was made)
         try:
             while True:
-                raw = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
                 try:
-                    msg = json.loads(raw)
+                    msg = guard.parse_message(frame.get("text"))  # None: a binary frame
                     await hub.handle(token, msg)
-                except json.JSONDecodeError:
-                    await hub.send(ws, {"type": "refused", "message": "the message is not JSON"})
+                except guard.Rejected as e:
+                    await hub.send(ws, {"type": "refused", "message": str(e)})
                 except Refused as e:
                     await hub.send(ws, {"type": "refused", "message": str(e)})
         except WebSocketDisconnect:

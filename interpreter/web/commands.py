@@ -37,7 +37,8 @@ def build_room(args):
         loaded = read_save(args.load)
         game, st = loaded.game, loaded.state
         seed = st.seed
-        seats = parse_seats(args.seats, st.n) if args.seats else list(loaded.seats or parse_seats(None, st.n))
+        seats = parse_seats(args.seats, st.n) if args.seats else [
+            s or "random" for s in loaded.seats or parse_seats(None, st.n)]  # null: a plug-in seat
         lang = args.lang or loaded.lang or "en"
     else:
         game = load(args.ruleset, args.variant)

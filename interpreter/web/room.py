@@ -21,6 +21,7 @@ from ..languages import languages_of
 from ..tabletop import decision_model, rules_of, table_model
 from ..tabletop.auto import lone_pass
 from ..tabletop.history import add_history
+from .guard import short
 
 # How long a seat's lone Pass is held before it is answered, in seconds (drawn uniformly, by a
 # generator that is not the game's): when another human sits at the table, an answer given the
@@ -190,7 +191,7 @@ class Room:
         if st.is_over():
             raise Refused("the game is over; there is nothing to decide")
         if type(version) is not int or version != self.version:
-            raise Refused(f"this view is out of date (version {version!r}, now {self.version}): "
+            raise Refused(f"this view is out of date (version {short(version)}, now {self.version}): "
                           "the table has moved on; choose again from the new view")
         p = st.current_player()
         if p != s.index:
@@ -198,7 +199,7 @@ class Room:
             raise Refused(f"it is not your decision now: the table waits for {who}")
         ids = [o.id for o in st.options()]
         if not isinstance(option, str) or option not in ids:
-            raise Refused(f"{option!r} is not one of your options now", 400)
+            raise Refused(f"{short(option)} is not one of your options now", 400)
         nxt = st.apply(option)
         if not nxt:  # (cannot happen for an exact legal id; kept so nothing is ever half-done)
             raise Refused(nxt.message)
