@@ -99,7 +99,7 @@ def check(st, entry: dict, text_for) -> str | None:
 
 
 def quote_hints(problems: list, game, text: str) -> list:
-    """An expectation naming an end condition bare (`end_reason == siege_fallen`): the name is
+    """An expectation naming an end condition bare (`end_reason == board_full`): the name is
     no value, the id is a string. Say to quote it, instead of suggesting a look-alike name."""
     import difflib
     import re

@@ -113,7 +113,7 @@ class LayoutMixin:
             self.loc_hooks.append(self._hook_sigs(rs.locations[lid], ("effects",)))
 
     def _bound(self, v, item: Item, key: str) -> int:
-        """A counter bound: a number, or an expression of params (`siege_limit`, `max_life + 1`),
+        """A counter bound: a number, or an expression of params (`limit`, `max_life + 1`),
         so a variant that moves a limit moves the bound with it. A param's value depends on the
         player count (by_players): the bound is fixed for the whole ruleset, the largest value
         over every player count for a max, the smallest for a min."""
