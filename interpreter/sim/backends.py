@@ -175,6 +175,13 @@ def raise_terminated(signum, frame) -> None:
     raise Terminated
 
 
+def on_sigterm(handler):
+    """Set the SIGTERM handler (in the main thread only); return the one it replaces."""
+    if handler is None or threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, handler)
+
+
 class _Interrupts:
     """Ctrl-C and SIGTERM as a flag while a pool runs, turned into KeyboardInterrupt at a safe point.
 

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from ..bots import KINDS, NEED_POLICY
 from ..bots.plugin import is_plugin, load_bot_class
-from .backends import BACKENDS, Terminated, default_jobs, raise_terminated
+from .backends import BACKENDS, Terminated, default_jobs, on_sigterm, raise_terminated
+from .limits import check_numbers
 from .report import write_atomic_bytes
 from .runner import SimSpec
 from .stats import compare, summarize
@@ -87,9 +88,9 @@ def cmd_simulate(args) -> int:
     if args.ruleset is None or args.games is None:
         err.print("error: simulate needs a ruleset and --games (or --resume DIR)")
         return 2
-    problem = _check_numbers(args)
+    problem = check_numbers(args)  # (message id, values) of a number out of its range
     if problem:
-        err.print(problem, soft_wrap=True, markup=False)
+        err.print(say_error(args, problem[0], **problem[1]), soft_wrap=True, markup=False)
         return 2
     bots = tuple(b.strip() for b in args.bots.split(","))
     bad = [b for b in bots if b not in KINDS and not is_plugin(b)]
@@ -184,7 +185,7 @@ def cmd_simulate(args) -> int:
                   soft_wrap=True, markup=False)
     interrupted, failure, terminated = False, None, False
     t0 = time.perf_counter()
-    old_term = _on_sigterm(raise_terminated)
+    old_term = on_sigterm(raise_terminated)
     try:
         with _progress(err, args.quiet) as progress:
             for name, spec in specs.items():
@@ -206,7 +207,7 @@ def cmd_simulate(args) -> int:
         log.close()
         execution = session.info()
         session.close()
-        _on_sigterm(old_term)
+        on_sigterm(old_term)
     seconds = time.perf_counter() - t0
     execution.update(seconds=round(seconds, 3), resumed_games=resumed,
                      games_per_second=round((sum(map(len, runs.values())) - resumed) / seconds, 3)
@@ -245,18 +246,6 @@ def cmd_simulate(args) -> int:
     return (143 if terminated else 130) if interrupted else 0
 
 
-def _on_sigterm(handler):
-    """Set the SIGTERM handler (in the main thread only); return the one it replaces."""
-    import signal
-    import threading
-    if handler is None or threading.current_thread() is not threading.main_thread():
-        return None
-    return signal.signal(signal.SIGTERM, handler)
-
-
-MAX_GAMES = 1_000_000  # per run: more is a typo, or a study to split into --resume steps
-
-
 def say(args, msg_id: str, **values) -> str:
     """A message of this command in the user's language (interpreter/messages/LANG.yaml)."""
     from ..commands.cli_text import cli_text
@@ -266,24 +255,6 @@ def say(args, msg_id: str, **values) -> str:
 def say_error(args, msg_id: str, **values) -> str:
     """`error: ` and a message of this command, in the user's language."""
     return say(args, "cli-error", message=say(args, msg_id, **values))
-
-
-def _check_numbers(args) -> str | None:
-    """The one-line refusal of a number option out of its range (None if all are fine)."""
-    import math
-    if not 1 <= args.games <= MAX_GAMES:
-        return say_error(args, "cli-sim-games-range", games=str(args.games), max=str(MAX_GAMES))
-    if args.jobs is not None and args.jobs < 1:
-        return say_error(args, "cli-sim-at-least", option="--jobs", min=1, value=str(args.jobs))
-    if args.budget < 1:
-        return say_error(args, "cli-sim-at-least", option="--budget", min=1, value=str(args.budget))
-    if args.depth is not None and args.depth < 0:
-        return say_error(args, "cli-sim-at-least", option="--depth", min=0, value=str(args.depth))
-    if not (math.isfinite(args.temperature) and args.temperature >= 0):
-        return say_error(args, "cli-sim-at-least", option="--temperature", min=0, value=str(args.temperature))
-    if not (math.isfinite(args.connect_timeout) and args.connect_timeout > 0):
-        return say_error(args, "cli-sim-seconds", option="--connect-timeout", value=str(args.connect_timeout))
-    return None
 
 
 def have_ray() -> bool:

@@ -158,7 +158,9 @@ def connect(ray, address: str | None, jobs: int | None, timeout: float = CONNECT
     if address in (None, "local"):
         # RAY_ADDRESS would make ray.init join a cluster and refuse num_cpus: it is unset here
         # by taking address="local" explicitly
-        ray.init(address="local", num_cpus=jobs, include_dashboard=False, **common)
+        # Ray started here has this machine's cores, not --jobs 10000 of them
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        ray.init(address="local", num_cpus=min(jobs, cores) if jobs else None, include_dashboard=False, **common)
         return True
     if address != "auto":
         scheme, host, port = parse_address(address)
