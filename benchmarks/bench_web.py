@@ -43,8 +43,9 @@ def serve(args) -> None:
     from interpreter.web.app import create_app
     from interpreter.web.room import Room
     game = load(args.ruleset)
+    # (every seat clicks every decision, lone Passes too: one push per click, as the driver expects)
     rooms = [Room(game, game.new_game(seed=i, players=args.seats), ["human"] * args.seats, i, "en",
-                  os.devnull) for i in range(args.games)]
+                  os.devnull, autopass=False) for i in range(args.games)]
     app = Starlette(routes=[Mount(f"/g{i}", create_app(r)) for i, r in enumerate(rooms)])
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))

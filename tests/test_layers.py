@@ -30,7 +30,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("game", ["interpreter.game", "interpreter.effect_recovery", "interpreter.lint"]),
     ("around the game", ["interpreter.bots", "interpreter.i18n", "interpreter.languages",
                          "interpreter.variant_text_check", "interpreter.aec_env", "interpreter.tui",
-                         "interpreter.render",
+                         "interpreter.tui_help", "interpreter.render",
                          "interpreter.locale_lint", "interpreter.saves"]),
     ("scenarios", ["interpreter.scenario", "interpreter.scenario_checks"]),
     ("simulation", ["interpreter.sim"]),

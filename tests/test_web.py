@@ -206,12 +206,13 @@ def test_serve_binds_to_this_machine_by_default_and_refuses_unknown_seat_kinds(c
     assert main(["serve", "high_tide", "--seats", "human,wizard"]) == 2
     assert "unknown seat kind 'wizard'" in capsys.readouterr().err
     assert main(["serve", "high_tide", "--seats", "human,random,random,random,random"]) == 1
-    assert main(["serve"]) == 2 and "serve needs a RULESET" in capsys.readouterr().err
     assert main(["serve", "high_tide", "--lang", "ru"]) == 2 and "high_tide has no ru text" in capsys.readouterr().err
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         assert main(["serve", "high_tide", "--port", str(busy.getsockname()[1])]) == 1
+        assert "cannot listen on 127.0.0.1:" in capsys.readouterr().err
+        assert main(["serve", "--port", str(busy.getsockname()[1])]) == 1  # (the lobby, without a RULESET)
         assert "cannot listen on 127.0.0.1:" in capsys.readouterr().err
     with pytest.raises(ValueError, match="names 3 seats but the game has 2"):
         build_room(argparse.Namespace(load=None, ruleset="high_tide", variant=[], seed=1, players=2,

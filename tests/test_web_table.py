@@ -242,3 +242,71 @@ def _deciders_of(game, seed, history) -> list[int]:
         out.append(st.current_player())
         st = st.apply(d)
     return out
+
+
+def test_the_lobby_refuses_a_bad_table_and_changes_nothing():
+    from starlette.testclient import TestClient
+
+    from interpreter.web.lobby import create_lobby
+    client = TestClient(create_lobby())
+    gs = client.get("/api/games").json()
+    assert {g["id"] for g in gs["games"]} >= {"high_tide", "castle_of_the_devil", "shadows_over_camelot"}
+    good = {"ruleset": "high_tide", "players": 2, "lang": "en", "seats": ["human", "random"], "variants": []}
+    for bad, says in (({**good, "ruleset": "chess"}, "no game"), ({**good, "players": 9}, "players"),
+                      ({**good, "seats": ["human"]}, "one seat per player"),
+                      ({**good, "seats": ["human", "wizard"]}, "one seat per player"),
+                      ({**good, "lang": "ru"}, "has text in"), ({**good, "variants": ["nope"]}, "variants of"),
+                      ([1, 2], "JSON object")):
+        r = client.post("/api/tables", json=bad)
+        assert r.status_code == 400 and says in r.json()["message"], (bad, r.json())
+    assert client.get("/api/tables").json() == []
+    t = client.post("/api/tables", json=good).json()
+    assert [j["seat"] for j in t["join"]] == [1] and client.get("/api/tables").json()[0]["id"] == t["id"]
+    seat = t["join"][0]["url"].split("testserver", 1)[1]
+    assert client.get(seat).status_code == 200 and 'data-base="/t/1"' in client.get(seat).text
+    view = client.get(seat.replace("/seat/", "/api/view/")).json()
+    assert view["type"] == "view" and view["decision"]
+
+
+def test_the_lobby_makes_a_table_of_each_shipped_game(browser):
+    from interpreter.web.lobby import create_lobby
+    port_app = create_lobby()
+    import threading
+
+    import uvicorn
+    from webkit import free_port
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(port_app, host="127.0.0.1", port=port, log_level="warning"))
+    server.install_signal_handlers = lambda: None
+    th = threading.Thread(target=server.run, daemon=True)
+    th.start()
+    wait_for(None, lambda _: server.started, what="the lobby server")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for rid, players in (("high_tide", 2), ("castle_of_the_devil", 4), ("shadows_over_camelot", 3)):
+            browser.get(base + "/?lang=ru")
+            wait_for(browser, lambda d: d.find_element("tag name", "body").get_attribute("data-ready") == "1",
+                     what="the lobby's games")
+            browser.execute_script(f"var g = document.getElementById('game'); g.value = '{rid}'; g.onchange();"
+                                   f"var p = document.getElementById('players'); p.value = '{players}'; p.oninput();")
+            if rid == "shadows_over_camelot":  # a variant and a language chosen in the form
+                browser.find_element("css selector", "#variants input[value=first_game]").click()
+                browser.execute_script("document.getElementById('lang').value = 'pl';")
+            assert len(browser.find_elements("css selector", "#seats select")) == players
+            browser.find_element("id", "create").click()
+            link = wait_for(browser, lambda d: d.find_element("css selector", "#created a.join"), what="the join link")
+            table = port_app.state.tables[-1]
+            assert table["ruleset"] == rid and table["room"].state.n == players
+            assert table["room"].seats[0] == "human" and all(s != "human" for s in table["room"].seats[1:])
+            link.click()
+            room = table["room"]
+            wait_for(browser, lambda d: version(d) == room.version, what=f"the {rid} table")
+            assert browser.find_elements("css selector", "button.option") or room.state.current_player() != 0
+            if rid == "shadows_over_camelot":
+                assert room.lang == "pl" and "first_game" in table["variants"]
+                assert room.game.ruleset.title in browser.title
+        browser.get(base + "/")
+        wait_for(browser, lambda d: len(d.find_elements("css selector", "#tables li")) == 3, what="the table list")
+    finally:
+        server.should_exit = True
+        th.join(timeout=10)

@@ -46,7 +46,7 @@ def _lang(request, room: Room) -> str:
     return lang if lang in room.languages else room.lang
 
 
-def _page(name: str, room: Room, token: str, lang: str, **extra: str) -> HTMLResponse:
+def _page(name: str, room: Room, token: str, lang: str, base: str = "", **extra: str) -> HTMLResponse:
     """A page: the shell (head, labels, script) around the page's own content."""
     text = room.text(lang)
     labels = {k: text.msg("table-ui-" + k, default=k) for k in
@@ -56,6 +56,7 @@ def _page(name: str, room: Room, token: str, lang: str, **extra: str) -> HTMLRes
     body = (STATIC / "shell.html").read_text(encoding="utf-8").replace(
         "{{CONTENT}}", (STATIC / f"{name}.html").read_text(encoding="utf-8"))
     fields = {"TITLE": html.escape(room.game.ruleset.title), "LANG": lang, "TOKEN": html.escape(token),
+              "BASE": html.escape(base),
               "PAGE": name, "LABELS": html.escape(json.dumps(labels, ensure_ascii=False)), **extra}
     for k, v in fields.items():
         body = body.replace("{{" + k + "}}", v)
@@ -79,10 +80,11 @@ def create_app(room: Room) -> Starlette:
             seat_or_refuse(token, roles)
         except Refused as e:
             return HTMLResponse(f"<h1>{html.escape(str(e))}</h1>", status_code=e.status)
-        return _page(name, room, token, _lang(request, room), **{k: v(token) for k, v in extra.items()})
+        return _page(name, room, token, _lang(request, room), request.scope.get("root_path", ""),
+                     **{k: v(token) for k, v in extra.items()})
 
     async def index(request):
-        return _page("index", room, "", _lang(request, room))
+        return _page("index", room, "", _lang(request, room), request.scope.get("root_path", ""))
 
     async def table_page(request):
         return page_for(request, "table", ("player", "spectator"))

@@ -57,15 +57,19 @@ def cmd_serve(args) -> int:
     import uvicorn
 
     from .app import create_app
-    if not args.ruleset and not args.load:
-        print("error: serve needs a RULESET (or --load FILE)", file=sys.stderr)
-        return 2
     try:
         with socket.socket() as probe:  # a busy port is said plainly, before the game starts
             probe.bind((args.host, args.port))
     except OSError as e:
         print(f"error: cannot listen on {args.host}:{args.port}: {e.strerror}", file=sys.stderr)
         return 1
+    if not args.ruleset and not args.load:  # the lobby: tables are made from the browser
+        from .lobby import create_lobby
+        app = create_lobby(args.lang or "en")
+        print(f"lobby: http://{args.host}:{args.port}/  (choose a game and make a table there)")
+        sys.stdout.flush()
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+        return 0
     try:
         room = build_room(args)
     except RulesetError as e:

@@ -5,6 +5,7 @@ var Grimoire = (function () {
   var body = document.body;
   var token = body.dataset.token, lang = body.dataset.lang;
   var labels = JSON.parse(body.dataset.labels || "{}");
+  var base = body.dataset.base || "";  // the table's path prefix (a table of the lobby: /t/ID)
 
   function el(tag, attrs) {
     var e = document.createElement(tag);
@@ -26,7 +27,7 @@ var Grimoire = (function () {
     var z = document.getElementById("zoom"), r = rules[key] || {name: key, text: ""};
     z.innerHTML = "";
     var box = el("div", {id: "rule", cls: "rule", "data-rule": key}, el("h3", {text: r.name}));
-    if (face) box.appendChild(el("img", {src: "/cards/" + lang + "/" + face + ".svg", alt: r.name}));
+    if (face) box.appendChild(el("img", {src: base + "/cards/" + lang + "/" + face + ".svg", alt: r.name}));
     box.appendChild(el("p", {cls: "rule-text", text: r.text || labels.no_text || ""}));
     box.appendChild(el("button", {cls: "close", text: labels.close || "×"}));
     z.appendChild(box);
@@ -49,7 +50,7 @@ var Grimoire = (function () {
     if (card.id) { explain("card:" + card.id, card.id); return; }
     var z = document.getElementById("zoom");
     z.innerHTML = "";
-    z.appendChild(el("img", {src: "/cards/" + lang + "/hidden.svg", alt: card.name}));
+    z.appendChild(el("img", {src: base + "/cards/" + lang + "/hidden.svg", alt: card.name}));
     z.hidden = false;
     z.onclick = function () { z.hidden = true; };
   }
@@ -62,7 +63,7 @@ var Grimoire = (function () {
   }
 
   function face(c) {
-    var img = el("img", {cls: "face" + (c.id ? "" : " hidden"), src: "/cards/" + lang + "/" + (c.id || "hidden") + ".svg",
+    var img = el("img", {cls: "face" + (c.id ? "" : " hidden"), src: base + "/cards/" + lang + "/" + (c.id || "hidden") + ".svg",
                          alt: c.name, title: c.name, "data-card": c.id || "hidden"});
     if (c.id) ruled(img, "card:" + c.id);
     img.onclick = function (ev) { ev.stopPropagation(); zoom(c); };
@@ -296,7 +297,7 @@ var Grimoire = (function () {
     }
     send.settings = function (msg) { ws.send(JSON.stringify(msg)); };
     send.history = function (panel) {
-      fetch("/api/history/" + token + "?lang=" + lang).then(function (r) { return r.json(); }).then(function (h) {
+      fetch(base + "/api/history/" + token + "?lang=" + lang).then(function (r) { return r.json(); }).then(function (h) {
         var old = panel.querySelector("ol");
         var ol = events(h.log, 1, h.since);
         ol.classList.add("whole");
@@ -307,7 +308,7 @@ var Grimoire = (function () {
     };
     function connect() {
       var proto = location.protocol === "https:" ? "wss://" : "ws://";
-      ws = new WebSocket(proto + location.host + "/ws/" + token + "?lang=" + lang);
+      ws = new WebSocket(proto + location.host + base + "/ws/" + token + "?lang=" + lang);
       ws.onopen = function () { tries = 0; body.dataset.connected = "1"; };
       ws.onmessage = function (ev) {
         var msg = JSON.parse(ev.data);
@@ -334,7 +335,7 @@ var Grimoire = (function () {
     document.getElementById("step-label").textContent = labels.step;
     function load(first) {
       var q = "?lang=" + lang + "&seat=" + encodeURIComponent(seat.value || "") + (first ? "" : "&step=" + step.value);
-      fetch("/api/replay/" + token + q).then(function (r) { return r.json(); }).then(function (p) {
+      fetch(base + "/api/replay/" + token + q).then(function (r) { return r.json(); }).then(function (p) {
         if (p.type === "refused") { banner(p.message); return; }
         banner("");
         if (first) {
@@ -359,7 +360,7 @@ var Grimoire = (function () {
     var b = document.getElementById("save");
     b.textContent = labels.save;
     b.onclick = function () {
-      fetch("/api/save/" + token, {method: "POST"}).then(function (r) { return r.json(); }).then(function (p) {
+      fetch(base + "/api/save/" + token, {method: "POST"}).then(function (r) { return r.json(); }).then(function (p) {
         document.getElementById("saved").textContent = p.type === "saved" ? labels.saved + " " + p.file : p.message;
       });
     };
