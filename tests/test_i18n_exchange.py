@@ -305,6 +305,8 @@ def test_stamp_engine_stamps_the_engine_files(tmp_path, monkeypatch, capsys):
     en = engine / "en.yaml"
     en.write_text(en.read_text(encoding="utf-8").replace("{ $player } passes.", "{ $player } says pass."),
                   encoding="utf-8")
-    assert main(["i18n", "stamp", "high_tide", "--engine", "--lang", "ru", "--id", "event-passed"]) == 0
+    ruleset = tmp_path / "high_tide"  # stamp writes the ruleset's history too: never the shipped one
+    shutil.copytree(RULESETS / "high_tide", ruleset)
+    assert main(["i18n", "stamp", str(ruleset), "--engine", "--lang", "ru", "--id", "event-passed"]) == 0
     assert f"{ru}: 1 re-stamped (event-passed)" in capsys.readouterr().out
     assert "says pass." in (engine / "history" / "en.yaml").read_text(encoding="utf-8")
