@@ -109,3 +109,11 @@ def test_diff_explain_and_test_speak_the_language(lang, capsys):
     assert main(["--lang", lang, "test", str(RULESETS / "high_tide" / "scenarios"), "-v"]) == 0
     out = capsys.readouterr().out
     assert out.rstrip().endswith(summary) and out.startswith(ok)
+
+
+def test_simulate_compare_table_speaks_the_language(tmp_path, capsys):
+    assert main(["--lang", "pl", "simulate", "castle_of_the_devil", "--games", "2", "--jobs", "1", "--compare",
+                 "--variant", VARIANT, "--out", str(tmp_path / "sim")]) == 0
+    flat = " ".join(capsys.readouterr().out.split())
+    assert "beginner wobec castle_of_the_devil, sparowane ziarna: 2" in flat
+    assert "różnica: w punktach procentowych" in flat and "długość" in flat
