@@ -139,7 +139,7 @@ def explain(base: Ruleset, merged: Ruleset, vdocs: list, dotted: str) -> list[st
             b_item, b_sub, b_value = resolve_path(base, dotted)
         except LookupError:
             raise e from None
-        lines = [f"{dotted}: removed by a variant (the base has {_full(b_value)})"]
+        lines = [_w("cli-explain-removed", path=dotted, value=_full(b_value))]
         lines.append(_loc_line(b_item.loc(*b_sub), "base"))
         lines += [_loc_line(loc, "variant") for loc in _removals(vdocs, dotted)]
         return lines
@@ -165,9 +165,16 @@ def _full(v) -> str:
     return _show(v)
 
 
+def _w(msg_id: str, **args) -> str:
+    """A message of the command line in its language (`grimoire --lang`, LANG)."""
+    from .commands.cli_text import cli_text
+    from .commands.output import language
+    return cli_text(language(), msg_id, args)
+
+
 def _loc_line(loc: Loc, what: str) -> str:
     text = source_line(loc.file, loc.line)
-    return f"  {_rel(loc)}  [{what}]" + (f"  {text.strip()}" if text else "")
+    return f"  {_rel(loc)}  [{_w('cli-explain-' + what)}]" + (f"  {text.strip()}" if text else "")
 
 
 def _rel(loc: Loc) -> str:
@@ -204,7 +211,7 @@ def cmd_explain(args) -> int:
     try:
         lines = explain(base, merged, vdocs, args.path)
     except LookupError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(_w("cli-error", message=str(e)), file=sys.stderr)
         return 1
     print("\n".join(lines))
     return 0
@@ -352,17 +359,17 @@ def locate(merged: Ruleset, vdocs: list, ch: Change) -> Loc | None:
 def cmd_diff(args) -> int:
     base, merged, vdocs = load_pair(args.ruleset, args.variant)
     if not args.variant:
-        print("no variants given: nothing to compare (use --variant FILE)", file=sys.stderr)
+        print(_w("cli-diff-no-variants"), file=sys.stderr)
         return 2
     from .variant_texts import text_changes
     changes = rule_diff(rebuild_data(base), merged.data)
     texts = text_changes(merged)
     names = ", ".join(merged.variants)
     if not changes and not texts:
-        print(f"{names}: no change to the rules of {base.id}")
+        print(_w("cli-diff-none", names=names, ruleset=base.id))
         return 0
     n = len(changes) + len(texts)
-    print(f"{names} on {base.id}: {n} change{'s' if n != 1 else ''}")
+    print(_w("cli-diff-head", names=names, ruleset=base.id, n=n))
     for ch in changes:
         loc = locate(merged, vdocs, ch)
         print(f"  {ch.text}" + (f"  ({_rel(loc)})" if loc is not None else ""))

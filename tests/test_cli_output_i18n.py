@@ -85,3 +85,35 @@ def test_simulate_speaks_the_language_and_names_sides_and_ends(tmp_path, capsys,
         assert raw not in flat, (raw, out)
     text = Text(load(RULESETS / "castle_of_the_devil").program, lang)
     assert any(text.end_reason(r) in flat for r in ("society_lost", "society_won", "loge_won_alone"))
+
+
+VARIANT = str(RULESETS / "castle_of_the_devil" / "variants" / "beginner.yaml")
+OUTPUTS = {
+    "ru": ("beginner для castle_of_the_devil: 1 изменение", "[база]", "[вариант]", "пройдено: 3, не пройдено: 0",
+           "ок "),
+    "pl": ("beginner w castle_of_the_devil: 1 zmiana", "[baza]", "[wariant]", "zaliczone: 3, niezaliczone: 0", "ok "),
+    "pt": ("beginner em castle_of_the_devil: 1 mudança", "[base]", "[variante]", "passaram: 3, falharam: 0", "ok "),
+    "en": ("beginner on castle_of_the_devil: 1 change", "[base]", "[variant]", "3 passed, 0 failed", "ok "),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(OUTPUTS))
+def test_diff_explain_and_test_speak_the_language(lang, capsys):
+    head, base, variant, summary, ok = OUTPUTS[lang]
+    assert main(["--lang", lang, "diff", "castle_of_the_devil", "--variant", VARIANT]) == 0
+    assert capsys.readouterr().out.startswith(head + "\n  param full_item_set: 1 -> 0")
+    assert main(["--lang", lang, "explain", "castle_of_the_devil", "params.full_item_set", "--variant", VARIANT]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("params.full_item_set = 0\n") and f"  {base}  full_item_set: 1" in out
+    assert f"  {variant}  full_item_set: 0" in out
+    assert main(["--lang", lang, "test", str(RULESETS / "high_tide" / "scenarios"), "-v"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith(summary) and out.startswith(ok)
+
+
+def test_simulate_compare_table_speaks_the_language(tmp_path, capsys):
+    assert main(["--lang", "pl", "simulate", "castle_of_the_devil", "--games", "2", "--jobs", "1", "--compare",
+                 "--variant", VARIANT, "--out", str(tmp_path / "sim")]) == 0
+    flat = " ".join(capsys.readouterr().out.split())
+    assert "beginner wobec castle_of_the_devil, sparowane ziarna: 2" in flat
+    assert "różnica: w punktach procentowych" in flat and "długość" in flat

@@ -211,3 +211,20 @@ def test_check_demands_the_case_of_every_card_title(tmp_path, capsys):
     assert main(["i18n", "check", str(root), "--lang", "ru"]) == 1
     err = capsys.readouterr().err
     assert "'card-fate' lacks the ru form acc that other card names have" in err
+
+
+def test_giving_a_shared_card_needs_no_colon():
+    """«Получатель: …» and «Отдать X: Y» chained colons after «выбирает:»: the dative instead."""
+    game, st = _camelot()
+    prog = game.program
+    a = prog.actions["give_card"]
+    args = [_card(game, "lady_of_the_lake"), 1]
+    for lang, want, event in (("ru", "Отдать «Владычицу озера» Сиру Персивалю",
+                               "Сир Кей отдаёт общую карту Сиру Персивалю."),
+                              ("pl", "Dać „Panią Jeziora” Sir Percivalowi",
+                               "Sir Kay przekazuje wspólną kartę Sir Percivalowi.")):
+        text = Text(prog, lang)
+        vals = {n: text.value(st, v, t) for n, v, t in zip(a.arg_names, args, a.arg_types)}
+        text._with_grammar(st, vals, zip(a.arg_names, args, a.arg_types))
+        assert text.msg("action-give_card", vals) == want
+        assert _line(lang, game, st, "card_given", player=(0, "player"), target=(1, "player")) == event

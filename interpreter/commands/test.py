@@ -6,7 +6,15 @@ Pipeline position: commands (registered by cli.py); scenario.py runs each file.
 from __future__ import annotations
 
 from ..errors import GrimoireError, Problem, RulesetError
+from .cli_text import cli_text
+from .output import language
 from .output import print_problems as _print_problems
+
+
+def _w(msg_id: str, **args) -> str:
+    """A message in the command line's language; a status word padded to one column."""
+    text = cli_text(language(), msg_id, args)
+    return text.ljust(5) if msg_id in ("cli-test-ok", "cli-test-fail", "cli-test-error") else text
 
 
 def register(sub) -> None:
@@ -28,22 +36,22 @@ def cmd_test(args) -> int:
         except RulesetError as e:
             all_problems.extend(e.problems)
             failed += 1
-            print(f"ERROR {f}")
+            print(f"{_w('cli-test-error')} {f}")
             continue
         except GrimoireError as e:
             failed += 1
-            print(f"FAIL  {f}: {e}")
+            print(f"{_w('cli-test-fail')} {f}: {e}")
             continue
         if out.passed:
             passed += 1
             if args.verbose:
-                print(f"ok    {f}: {out.name}")
+                print(f"{_w('cli-test-ok')} {f}: {out.name}")
         else:
             failed += 1
-            print(f"FAIL  {f}: {out.name}")
+            print(f"{_w('cli-test-fail')} {f}: {out.name}")
             for msg in out.failures:
                 print(f"      {msg}")
     if all_problems:
         _print_problems(all_problems)
-    print(f"{passed} passed, {failed} failed")
+    print(_w("cli-test-summary", passed=passed, failed=failed))
     return 0 if failed == 0 else 1

@@ -18,6 +18,16 @@ from .fluent import pattern_hash
 
 HEADER = ("# The English each translation was stamped from: source hash -> English pattern.\n"
           "# Written by `grimoire i18n stamp` and `import`; `export --format po` reads it for `#| msgid`.\n")
+SCHEMA_LINE = "# yaml-language-server: $schema={}\n"
+
+
+def _schema_line(path: Path) -> str:
+    """The editor's schema line: a path from the file to schemas/locale-history.schema.json."""
+    import os
+
+    from ..validate import SCHEMA_DIR
+    return SCHEMA_LINE.format(Path(os.path.relpath(Path(SCHEMA_DIR) / "locale-history.schema.json",
+                                                   path.parent)).as_posix())
 
 
 def history_path(folder: Path) -> Path:
@@ -42,14 +52,14 @@ def record_history(folder: Path, english: dict) -> int:
     from ruamel.yaml import YAML
     have = read_history(folder)
     new = {pattern_hash(v): str(v) for v in english.values() if pattern_hash(v) not in have}
-    if not new:
+    path = history_path(folder)
+    if not new and (not path.is_file() or path.read_text(encoding="utf-8").startswith(_schema_line(path))):
         return 0
     y = YAML()
     y.width = 4096
     y.allow_unicode = True
     buf = io.StringIO()
     y.dump(dict(sorted({**have, **new}.items())), buf)
-    path = history_path(folder)
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, HEADER + buf.getvalue())
+    write_atomic(path, _schema_line(path) + HEADER + buf.getvalue())
     return len(new)

@@ -384,22 +384,25 @@ def _print_summary(console, report: dict, names, lang: str) -> None:
     cmp = report.get("comparison")
     if cmp:
         base, var = cmp["names"]
-        t = Table(title=f"{var} against {base}, on {cmp['paired_games']} paired seeds")
-        t.caption = "diff: points; p: McNemar on paired games (length and stats: paired z)"
-        for col in ("side", base, var, "diff", "95% CI", "p", "sig."):
-            t.add_column(col, justify="left" if col in ("side", "sig.") else "right", no_wrap=True)
+        w = lambda k, **a: words(lang, k, a)  # noqa: E731
+        yes = w("cli-sim-yes")
+        t = Table(title=w("cli-sim-compare-title", variant=var, base=base, n=cmp["paired_games"]))
+        t.caption = w("cli-sim-compare-caption")
+        cols = (w("cli-sim-side"), base, var, w("cli-sim-diff"), w("cli-sim-ci"), "p", w("cli-sim-sig"))
+        for i, col in enumerate(cols):
+            t.add_column(col, justify="left" if i in (0, 6) else "right", no_wrap=True)
         for side, c in cmp["by_side"].items():
             t.add_row(names.side(side), _pct(c["base"]["rate"]), _pct(c["variant"]["rate"]),
                       f"{100 * c['difference']:+.1f}", f"{100 * c['ci95'][0]:+.1f}…{100 * c['ci95'][1]:+.1f}",
-                      f"{c['mcnemar_p']:.3g}", "yes" if c["significant"] else "")
+                      f"{c['mcnemar_p']:.3g}", yes if c["significant"] else "")
         d = cmp["decisions"]
-        t.add_row("length", f"{d['base']:.1f}", f"{d['variant']:.1f}", f"{d['difference']:+.1f}",
+        t.add_row(w("cli-sim-length-row"), f"{d['base']:.1f}", f"{d['variant']:.1f}", f"{d['difference']:+.1f}",
                   f"{d['ci95'][0]:+.1f}…{d['ci95'][1]:+.1f}", f"{d['p']:.3g}",
-                  "yes" if d["p"] < 0.05 else "")
+                  yes if d["p"] < 0.05 else "")
         for name, d in cmp.get("stats", {}).items():
             t.add_row(name, f"{d['base']:.2f}", f"{d['variant']:.2f}", f"{d['difference']:+.2f}",
                       f"{d['ci95'][0]:+.2f}…{d['ci95'][1]:+.2f}", f"{d['p']:.3g}",
-                      "yes" if d["p"] < 0.05 else "")
+                      yes if d["p"] < 0.05 else "")
         console.print(t)
     line = speed_line(report["execution"], lang)
     if line:
