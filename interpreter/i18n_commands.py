@@ -36,12 +36,15 @@ def register(sub) -> None:
     s.add_argument("--id", dest="ids", action="append", default=[],
                    help="only this id (repeatable; default: every id with no hash yet)")
     s.add_argument("--all", action="store_true", help="re-stamp every translated id")
+    s.add_argument("--engine", action="store_true",
+                   help="also stamp the engine's own messages (interpreter/messages/)")
     s.set_defaults(fn=cmd_stamp)
     e = isub.add_parser("export", help="write .ftl (Pontoon, Weblate) or .po files")
     e.add_argument("ruleset")
     e.add_argument("--format", choices=["ftl", "po"], default="po")
     e.add_argument("--lang", action="append", type=lang_code)
-    e.add_argument("--out", required=True)
+    e.add_argument("--out", required=True, help="a folder (a file per language, the engine's messages in "
+                   "OUT/engine/), or one file, pl.po or pl.ftl, of one --lang of the ruleset")
     e.add_argument("--no-engine", action="store_true", help="leave out the engine's own messages (OUT/engine/)")
     e.set_defaults(fn=cmd_export)
     m = isub.add_parser("import", help="merge .ftl or .po files into locales/LANG.yaml")

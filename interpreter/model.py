@@ -142,6 +142,15 @@ def parse_typed_signature(key: str) -> tuple[str, list[str], list[str]] | None:
     return m.group(1), names, types
 
 
+def proc_key(item: Item) -> str:
+    """A procedure's key as last written, `name(arg, ...)`: its signature. A variant that merges
+    `f(p, q)` over a base `f()` changes it (the item's own path keeps the base's key)."""
+    for doc, path, prefix in reversed(item.layers):
+        if not prefix and len(path) == 3 and path[:2] == ("merge", "procedures"):
+            return path[-1]
+    return item.path[-1] if item.path and isinstance(item.path[-1], str) else item.id
+
+
 def parse_signature(key: str) -> tuple[str, list[str]] | None:
     """Split `heal(p, n)` into ("heal", ["p", "n"]); None if malformed."""
     sig = parse_typed_signature(key)

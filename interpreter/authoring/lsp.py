@@ -12,6 +12,7 @@ checks the YAML keys from `schemas/`: this server only answers for names and eff
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -40,6 +41,7 @@ def _range(types, loc: Loc, lines: list[str]):
 
 def _in_code(lines: list[str], row: int, col: int) -> bool:
     """Is column `col` of line `row` in a value (where effect code is written), not in a key?"""
+    row = min(max(row, 0), len(lines))
     line = lines[row] if row < len(lines) else ""
     indent = len(line) - len(line.lstrip())
     for above in reversed(lines[:row]):  # inside a block scalar (key: |) every column is code
@@ -58,19 +60,28 @@ def build_server():
     from lsprotocol import types
     from pygls.lsp.server import LanguageServer
 
-    from .lsp_index import check, ruleset_root, word_at
+    from .lsp_index import check, ruleset_root, target, word_at
 
     server = LanguageServer("grimoire-lsp", "0.1.0")
-    names: dict[Path, object] = {}       # ruleset folder -> its last Names that compiled
-    published: dict[Path, set] = {}      # ruleset folder -> files given diagnostics last time
+    names: dict[Path, object] = {}       # ruleset folder (or file outside one) -> its last Names that compiled
+    published: dict[Path, set] = {}      # the same keys -> files given diagnostics last time
 
     def buffers() -> dict[Path, str]:
         return {_path(uri): doc.source for uri, doc in server.workspace.text_documents.items()}
 
+    def key_of(file: Path):
+        """Whose names a file sees: its ruleset folder's, or (a variant or scenario anywhere
+        else) its own, since it is checked applied to its base."""
+        open_doc = server.workspace.text_documents.get(file.as_uri())
+        found = target(file, open_doc.source if open_doc is not None else None)
+        if found is None:
+            return None
+        return found[1] if ruleset_root(file) is not None else file
+
     def diagnose(uri: str) -> None:
         file = _path(uri)
-        root = ruleset_root(file)
-        if root is None or file.suffix not in (".yaml", ".yml"):
+        root = key_of(file)
+        if root is None:
             return
         problems, found = check(file, buffers())
         if found is not None:
@@ -91,13 +102,35 @@ def build_server():
             if open_doc is not None:
                 lines = open_doc.source.splitlines()
             diags = [types.Diagnostic(range=_range(types, p.loc, lines), message=p.message,
-                                      severity=types.DiagnosticSeverity.Error, source="grimoire")
+                                      severity=types.DiagnosticSeverity.Warning if p.severity == "warning"
+                                      else types.DiagnosticSeverity.Error, source="grimoire")
                      for p in ps]
             server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=Path(f).as_uri(), diagnostics=diags))
 
+    def guarded(default=None):
+        """A handler that answers `default` (and tells the editor why) instead of raising: a
+        request the server cannot answer must not cost the ones after it."""
+        def wrap(fn):
+            @functools.wraps(fn)
+            def handler(ls, params):
+                try:
+                    return fn(ls, params)
+                except Exception as e:  # noqa: BLE001 - logged to the editor, answered
+                    server.window_log_message(types.LogMessageParams(
+                        type=types.MessageType.Error, message=f"grimoire lsp: {fn.__name__}: {type(e).__name__}: {e}"))
+                    return default() if callable(default) else default
+            return handler
+        return wrap
+
+    def locale_of(uri: str):
+        """(ruleset folder, language) when the file is a locale file of a ruleset, else None."""
+        file = _path(uri)
+        found = target(file, None)
+        return (found[1], file.stem) if found is not None and found[0] == "locale" else None
+
     def index_for(uri: str):
-        root = ruleset_root(_path(uri))
+        root = key_of(_path(uri))
         if root is None:
             return None
         if root not in names:
@@ -105,31 +138,46 @@ def build_server():
         return names.get(root)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    @guarded()
     def did_open(ls, params: types.DidOpenTextDocumentParams):
         diagnose(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    @guarded()
     def did_change(ls, params: types.DidChangeTextDocumentParams):
         diagnose(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    @guarded()
     def did_save(ls, params: types.DidSaveTextDocumentParams):
         diagnose(params.text_document.uri)
 
     def word(params):
+        """The line and the word at the position; a position past the text (an editor may send
+        one) is read as the nearest place in it, never an IndexError."""
         doc = server.workspace.get_text_document(params.text_document.uri)
         lines = doc.source.splitlines()
-        line = lines[params.position.line] if params.position.line < len(lines) else ""
-        return line, word_at(line, params.position.character)
+        row = params.position.line
+        line = lines[row] if 0 <= row < len(lines) else ""
+        return line, word_at(line, min(max(params.position.character, 0), len(line)))
 
-    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["(", " ", "["]))
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["(", " ", "[", "$"]))
+    @guarded(lambda: types.CompletionList(is_incomplete=False, items=[]))
     def completion(ls, params: types.CompletionParams):
+        loc = locale_of(params.text_document.uri)
+        if loc is not None:                 # a locale file: ids, variables, references
+            from .lsp_locale import complete
+            lines = server.workspace.get_text_document(params.text_document.uri).source.splitlines()
+            found = complete(loc[0], loc[1], lines, params.position.line, params.position.character)
+            return types.CompletionList(is_incomplete=False, items=[types.CompletionItem(
+                label=i.label, kind=types.CompletionItemKind.Text, detail=i.detail,
+                documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=i.doc)) for i in found])
         line, (w, start, _) = word(params)
         idx = index_for(params.text_document.uri)
         lines = server.workspace.get_text_document(params.text_document.uri).source.splitlines()
         if idx is None or not _in_code(lines, params.position.line, start):
             return types.CompletionList(is_incomplete=False, items=[])
-        prefix = line[start:params.position.character]
+        prefix = line[start:max(start, params.position.character)]
         items = [types.CompletionItem(label=n.name, kind=types.CompletionItemKind(_KIND.get(n.kind, 6)),
                                       detail=n.detail, sort_text=f"{int(n.kind == 'built-in')}{n.name}",
                                       documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=n.doc))
@@ -137,7 +185,19 @@ def build_server():
         return types.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @guarded()
     def hover(ls, params: types.HoverParams):
+        loc = locale_of(params.text_document.uri)
+        if loc is not None:                 # a locale file: an id's English and translations
+            from .lsp_locale import hover as locale_hover
+            lines = server.workspace.get_text_document(params.text_document.uri).source.splitlines()
+            found = locale_hover(loc[0], loc[1], lines, params.position.line, params.position.character)
+            if found is not None:
+                text, start, end = found
+                row = params.position.line
+                return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
+                                   range=types.Range(start=types.Position(line=row, character=start),
+                                                     end=types.Position(line=row, character=end)))
         line, (w, start, end) = word(params)
         idx = index_for(params.text_document.uri)
         n = idx.get(w) if idx is not None and w else None
@@ -148,6 +208,7 @@ def build_server():
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=n.doc), range=rng)
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    @guarded()
     def definition(ls, params: types.DefinitionParams):
         line, (w, _, _) = word(params)
         idx = index_for(params.text_document.uri)
@@ -167,7 +228,8 @@ def cmd_lsp(args) -> int:
     except ModuleNotFoundError as e:
         print(f"error: grimoire lsp needs {e.name}: pip install -e \".[lsp]\"", file=sys.stderr)
         return 1
-    server.start_io()
+    from .lsp_frames import serve_io
+    serve_io(server)           # pygls's loop, with frames that survive a malformed one
     return 0
 
 

@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import Loc, Problem, RulesetError
+from ..errors import GrimoireError, Loc, Problem, RulesetError
 
 DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "effect-language.md"
 _SECTION_KIND = {"zones": "zone", "counters": "counter", "params": "param", "cards": "card",
@@ -31,8 +31,61 @@ def ruleset_root(path: Path) -> Path | None:
     return None
 
 
+_TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:", re.MULTILINE)
+_SCENARIO_KEYS = {"setup", "given", "when", "expect", "expect_error", "fixtures"}
+
+
+def _top_keys(text: str) -> set[str]:
+    return set(_TOP_KEY.findall(text or ""))
+
+
+def _base_root(file: Path, name: str | None) -> Path | None:
+    """The ruleset a file outside any ruleset folder names (`base:` of a variant, `ruleset:` of a
+    scenario): a folder next to the file, or a shipped ruleset's name."""
+    from ..game import resolve_ruleset
+    if not name:
+        return None
+    near = file.parent / name
+    if (near / "ruleset.yaml").is_file():
+        return near
+    try:
+        return resolve_ruleset(name).resolve()
+    except RulesetError:
+        return None
+
+
+def target(file: Path, text: str | None) -> tuple[str, Path] | None:
+    """What a YAML file is to the server, and the ruleset folder it is checked against:
+    ("ruleset" | "variant" | "scenario" | "fixture" | "locale", root), or None for a file no
+    ruleset reads. In a ruleset folder its place says it (variants/, scenarios/, locales/);
+    anywhere else (a house_rules/ folder) its keys do: a variant has `variant:` and `base:`, a
+    scenario `ruleset:` and a setup, given, when or expect."""
+    if file.suffix not in (".yaml", ".yml"):
+        return None
+    root = ruleset_root(file)
+    if root is not None:
+        rel = file.resolve().relative_to(root.resolve())
+        first = rel.parts[0] if len(rel.parts) > 1 else ""
+        if first == "scenarios":
+            return ("fixture" if "fixtures" in rel.parts else "scenario"), root
+        return {"variants": "variant", "locales": "locale"}.get(first, "ruleset"), root
+    if text is None:
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+    keys = _top_keys(text)
+    field = "base" if {"variant", "base"} <= keys else "ruleset" if "ruleset" in keys and keys & _SCENARIO_KEYS \
+        else None
+    if field is None:
+        return None
+    m = re.search(rf"^{field}\s*:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$", text, re.MULTILINE)
+    root = _base_root(file, m.group(1).strip() if m else None)
+    return (("variant" if field == "base" else "scenario"), root) if root is not None else None
+
+
 def _copy(root: Path, buffers: dict[Path, str], into: Path) -> Path:
-    """The ruleset folder copied into `into`, with the editor's unsaved text in place."""
+    """The folder `root` copied into `into`, with the editor's unsaved text in place."""
     dst = into / root.name
     shutil.copytree(root, dst, ignore=shutil.ignore_patterns(".*", "__pycache__", "*.png", "*.svg"))
     for path, text in buffers.items():
@@ -45,38 +98,82 @@ def _copy(root: Path, buffers: dict[Path, str], into: Path) -> Path:
     return dst
 
 
+def _copy_folder(folder: Path, buffers: dict[Path, str], into: Path) -> Path:
+    """The YAML files of one folder (a house_rules/ folder: not recursive) copied into `into`,
+    with the editor's unsaved text in place."""
+    dst = into / "here"
+    dst.mkdir()
+    for f in folder.glob("*.y*ml"):
+        if f.is_file():
+            shutil.copyfile(f, dst / f.name)
+    for path, text in buffers.items():
+        if path.resolve().parent == folder.resolve() and path.suffix in (".yaml", ".yml"):
+            (dst / path.name).write_text(text, encoding="utf-8")
+    return dst
+
+
+def _scenario_problems(here: Path):
+    """A scenario compiled and run: its located mistakes (RulesetError), then each failure of a
+    `when` decision or an `expect` (a warning: the file is well formed, the rules disagree)."""
+    from .. import scenario
+    known = set(scenario._games)
+    try:
+        game = scenario.position(here).game
+        out = scenario.run_scenario(here)
+    finally:
+        for key in set(scenario._games) - known:   # copies of the editor's text: not kept
+            del scenario._games[key]
+    problems = []
+    for text in out.failures:
+        m = re.match(r"^(.*?):(\d+):(\d+): (.*)$", text, re.DOTALL)
+        loc, msg = (Loc(m.group(1), int(m.group(2)), int(m.group(3))), m.group(4)) if m else (Loc(str(here), 1, 1),
+                                                                                               text)
+        problems.append(Problem(loc, f"the scenario fails: {msg}", severity="warning"))
+    return game, problems
+
+
 def check(file: Path, buffers: dict[Path, str]):
-    """Problems of the ruleset `file` belongs to, as `validate` finds them (with the variant or
-    scenario `file` is, applied or compiled); and its Names when it compiled."""
+    """Problems of the file as `validate` (a ruleset file, a variant applied to its ruleset),
+    `test` (a scenario, compiled and run) and `i18n check` (a locale file) find them; and the
+    Names of its ruleset when it compiled."""
     from ..game import load
-    root = ruleset_root(file)
-    if root is None:
+    found = target(file, buffers.get(file))
+    if found is None:
         return [], None
-    rel = file.resolve().relative_to(root.resolve())
+    kind, root = found
+    inside = ruleset_root(file) is not None
     with tempfile.TemporaryDirectory(prefix="grimoire-lsp-") as tmp:
         copy = _copy(root, buffers, Path(tmp))
-        here = copy / rel
+        here = copy / file.resolve().relative_to(root.resolve()) if inside else \
+            _copy_folder(file.parent, buffers, Path(tmp)) / file.name
         game, problems = None, []
         try:
-            if rel.parts[0] == "variants":
+            if kind == "variant":
                 game = load(copy, [str(here)])
-            elif rel.parts[0] == "scenarios" and "fixtures" not in rel.parts:
-                from ..scenario import position
-                game = position(here).game
+            elif kind == "scenario":
+                game, problems = _scenario_problems(here)
             else:
                 game = load(copy)
-                if rel.parts[0] == "locales":
+                if kind == "locale":
+                    from ..i18n.check import check_locales
                     from ..load import load_yaml
                     from ..validate import validate_doc
-                    problems = validate_doc(load_yaml(here), "locale")
+                    problems = validate_doc(load_yaml(here), "locale") or [
+                        p for p in check_locales(copy, [here.stem], game.program, engine=False)
+                        if Path(p.loc.file).resolve() == here.resolve()]
         except RulesetError as e:
             problems = list(e.problems)
-        prefix, real = str(copy), str(root)
+        except GrimoireError as e:  # a scenario that cannot start, a file that cannot be read
+            problems = [Problem(Loc(str(here), 1, 1), str(e))]
+        pairs = [(str(copy), str(root))] + ([] if inside else [(str(here.parent), str(file.parent))])
 
-        def back(loc: Loc) -> Loc:  # the copy's paths are the real files' paths
-            return Loc(loc.file.replace(prefix, real, 1), loc.line, loc.col)
+        def back(loc: Loc) -> Loc:  # the copies' paths are the real files' paths
+            for prefix, real in pairs:
+                if loc.file.startswith(prefix):
+                    return Loc(real + loc.file[len(prefix):], loc.line, loc.col)
+            return loc
 
-        out = [Problem(back(p.loc), p.message, p.path) for p in problems]
+        out = [Problem(back(p.loc), p.message, p.path, p.severity) for p in problems]
         names = Names(game, back) if game is not None else None
     return out, names
 

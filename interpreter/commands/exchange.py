@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import Loc, Problem, RulesetError
+from ..errors import GrimoireError, Loc, Problem, RulesetError
 from ..files import write_atomic
 from ..i18n.exchange import (
     ENGINE,
@@ -26,13 +26,32 @@ from ..languages import CODE, languages_of
 from ..load import MAX_FILE_BYTES
 from .i18n import _ruleset_dir, _ui, cli_text
 
+FILE_SUFFIXES = (".po", ".pot", ".ftl")
+
+
+def _one_file(args) -> Path | None:
+    """`--out pl.po`: the one file of one language of the ruleset (no engine messages), or None
+    when `--out` is a folder. A file for several languages, or of the wrong kind, is refused."""
+    out = Path(args.out)
+    if out.suffix not in FILE_SUFFIXES:
+        return None
+    if len(args.lang or []) != 1:
+        raise GrimoireError(cli_text(_ui(args), "cli-export-one-file", {"file": str(out)}))
+    lang = args.lang[0]
+    want = ".ftl" if args.format == "ftl" else ".pot" if lang == "en" else ".po"
+    if out.suffix != want:
+        raise GrimoireError(cli_text(_ui(args), "cli-export-suffix", {"file": str(out), "format": args.format,
+                                                                      "lang": lang, "suffix": want}))
+    return out
+
 
 def cmd_export(args) -> int:
     root = _ruleset_dir(args.ruleset)
     base = Path(args.out)
-    for name, folder in _targets(root, not getattr(args, "no_engine", False)):
+    one_file = _one_file(args)
+    for name, folder in _targets(root, one_file is None and not getattr(args, "no_engine", False)):
         out = base / ENGINE if name == ENGINE else base
-        out.mkdir(parents=True, exist_ok=True)
+        (out.parent if one_file else out).mkdir(parents=True, exist_ok=True)
         en, en_doc = _read(folder, "en")
         en_lines = {k: en_doc.source.key(("messages", k)).line for k in en} if en_doc is not None else {}
         where = "interpreter/messages/en.yaml" if name == ENGINE else "locales/en.yaml"
@@ -54,9 +73,9 @@ def cmd_export(args) -> int:
                 prev = previous_english(folder / "en.yaml", stale)
                 text = to_po(en, msgs, sources, lang, name, en_lines, previous=prev, forms=forms, source_file=where)
                 path = out / f"{lang}.po"
-            write_atomic(path, text)
+            write_atomic(one_file or path, text)
             count = len(msgs) if lang != "en" or args.format == "ftl" else len(en)
-            print(cli_text(_ui(args), "cli-wrote", {"file": str(path), "n": count}))
+            print(cli_text(_ui(args), "cli-wrote", {"file": str(one_file or path), "n": count}))
     return 0
 
 
@@ -103,4 +122,7 @@ def cmd_import(args) -> int:
                                          folder)
         print(cli_text(_ui(args), "cli-imported", {"file": str(fp), "target": str(folder / (lang + ".yaml")),
                                                    "changed": changed, "added": added}))
+    from ..i18n.history import record_history
+    for folder in dict.fromkeys(d[-1] for d in done):   # today's English, for a later `#| msgid`
+        record_history(folder, _read(folder, "en")[0])
     return 0

@@ -18,6 +18,7 @@ from ..errors import GrimoireError, RulesetError
 from ..files import OutputError, check_writable, write_atomic
 from ..languages import lang_code
 from ..saves import read_save, write_save
+from ..tabletop.auto import lone_pass
 from ..tui import ask
 from .output import print_problems as _print_problems
 
@@ -25,23 +26,28 @@ from .output import print_problems as _print_problems
 def register(sub) -> None:
     """Add the command to the `grimoire` subparsers."""
     p = sub.add_parser("play", help="play a game (all bots unless --seats says human)")
-    p.add_argument("ruleset", nargs="?", default=None)
-    p.add_argument("--players", type=int)
+    p.add_argument("ruleset", nargs="?", default=None, help="a shipped ruleset's name or a ruleset folder")
+    p.add_argument("--players", type=int,
+                   help="how many players (default: as many as --seats names, else the ruleset's fewest)")
     p.add_argument("--seats", help="comma-separated: human, random, policy, mcts, rollout or "
                    "package.module:Class per seat")
     p.add_argument("--bots", help="bot for unnamed seats: random, policy, mcts, rollout or package.module:Class "
                    "(default: policy where the ruleset has one, else random)")
     p.add_argument("--temperature", type=float, default=0.0,
                    help="policy bots draw options by softmax at this temperature (0: the best)")
-    p.add_argument("--seed", type=int)
+    p.add_argument("--seed", type=int, help="the game's seed (default: 1); a seed and the decisions give the game")
     p.add_argument("--lang", default=None, type=lang_code,
                    help="the game's language: any the ruleset has text in (default: the command line's)")
-    p.add_argument("--save")
-    p.add_argument("--load")
-    p.add_argument("--log")
+    p.add_argument("--save", help="save the game to this file when it ends or you quit "
+                   "(quitting saves to RULESET.save.json without it)")
+    p.add_argument("--load", help="continue a game saved by --save or by quitting")
+    p.add_argument("--log", help="write what was shown of the game, and its result, to this file")
     p.add_argument("--names", help="comma-separated card ids naming the seats (e.g. characters)")
-    p.add_argument("--variant", action="append", default=[])
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--variant", action="append", default=[],
+                   help="a house rule: a variant of the ruleset by name, or a variant file (repeatable)")
+    p.add_argument("--quiet", action="store_true", help="print the result only, not the game as it is played")
+    p.add_argument("--no-autopass", dest="autopass", action="store_false",
+                   help="ask a human seat even when Pass is its only option (by default it passes by itself)")
     p.set_defaults(fn=cmd_play)
 
 
@@ -54,6 +60,12 @@ def text_of(args, msg_id: str, values: dict) -> str:
     """A message of the command line in the game's language."""
     from .cli_text import cli_text
     return cli_text(args.lang or "en", msg_id, values)
+
+
+def _seat_count(seats: str | None) -> int | None:
+    """The players `--seats` names, when it names more than one seat (one seat is for every player)."""
+    n = len(seats.split(",")) if seats else 0
+    return n if n > 1 else None
 
 
 def _make_bot(kind: str, seed: int, game, temperature: float = 0.0):
@@ -73,7 +85,7 @@ def cmd_play(args) -> int:
             seed = st.seed
         else:
             game = load(args.ruleset, args.variant)
-            n = args.players or game.ruleset.min_players
+            n = args.players or _seat_count(args.seats) or game.ruleset.min_players
             seed = args.seed if args.seed is not None else 1
             names = args.names.split(",") if args.names else None
             st = game.new_game(seed=seed, players=n, names=names)
@@ -136,7 +148,8 @@ def cmd_play(args) -> int:
             flush_log()
             p = st.current_player()
             if seats[p] == "human":
-                opt = _ask_human(st, p, text)
+                # a lone Pass is answered as a click on it would be (the window still asks this seat)
+                opt = (getattr(args, "autopass", True) and lone_pass(st, p)) or _ask_human(st, p, text)
             else:
                 opt = decide(bots[p], st)
             nxt = st.apply(opt)

@@ -37,9 +37,9 @@ def register(sub) -> None:
 
 
 def cmd_tune(args) -> int:
-    from rich.console import Console
-    err = Console(stderr=True)
-    out = Console()
+    from .output import console
+    err = console(stderr=True)
+    out = console()
     for name, v in (("--games", args.games), ("--trials", args.trials), ("--eval-games", args.eval_games)):
         if v is not None and v < 1:
             err.print(f"error: {name} must be at least 1")
