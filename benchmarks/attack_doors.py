@@ -207,7 +207,7 @@ def main() -> None:
                 verdict = "clean" if code not in (0, None) and LOCATED.match(first) else "unlocated"
             rows.append({"class": cls, "case": name, "verdict": verdict, "exit": code, "cpu_s": round(cpu, 2),
                          "peak_mb": round(rss_mb),
-                         "first_line": first[:200]})
+                         "first_line": first[:200], "tail": out[-1500:] if verdict != "clean" else ""})
             if args.v or verdict != "clean":
                 print(f"  {verdict:9s} {cls:8s} {name}: cpu {cpu:.1f} s, {rss_mb:.0f} MB, exit {code}: {first[:100]}")
         shutil.rmtree(work, ignore_errors=True)

@@ -71,7 +71,7 @@ def main() -> None:
     here = os.getcwd()
     for case in sorted(p for p in (ROOT / "tests" / "broken").iterdir() if p.is_dir()):
         work = Path(tempfile.mkdtemp()) / case.name
-        shutil.copytree(case, work)
+        shutil.copytree(case, work, symlinks=True)
         os.chdir(work)
         variant = ["--variant", "variant.yaml"] if (work / "variant.yaml").exists() else []
         extra = (work / "args").read_text().split() if (work / "args").exists() else []

@@ -29,7 +29,7 @@ ECHO = 200  # characters of input an answer may repeat
 
 def _random_message(rng: random.Random) -> str | bytes:
     """One message a hostile or broken client might send."""
-    kind = rng.randrange(9)
+    kind = rng.randrange(10)
     if kind == 0:
         return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))
     if kind == 1:
@@ -49,6 +49,10 @@ def _random_message(rng: random.Random) -> str | bytes:
     if kind == 7:
         n = rng.choice([50, 5000])
         return '{"type": "choose", "option": ' + '{"a": ' * n + "1" + "}" * n + "}"
+    if kind == 9:  # the table's other messages: chat and take-backs, with odd values
+        return json.dumps(rng.choice([{"type": "chat", "text": rng.choice(["", "x" * 501, None, 5, ["a"], "hi"])},
+                                      {"type": "takeback", "accept": rng.choice([None, "yes", 2, [], True])},
+                                      {"type": "takeback"}]))
     return '{"type": "choose", "option": "' + "\\ud800" * rng.randrange(1, 50) + '"}'
 
 
@@ -85,7 +89,7 @@ def attack(messages: int = 200, seed: int = 25, interpreter: str | None = None) 
                     answer = ws.receive_text()
                     if len(answer) > 4 * ECHO and len(m) > 4 * ECHO:  # a refusal is a line, not the input
                         verdict = "echo"
-                    elif json.loads(answer).get("type") != "refused":
+                    elif json.loads(answer).get("type") != "refused" and '"choose"' in str(m):
                         verdict = "leak"  # a forged message was taken as a choice
                 ws.send_text(json.dumps({"type": "choose", "option": "?", "version": -1}))
                 if json.loads(ws.receive_text()).get("type") != "refused":

@@ -21,6 +21,7 @@ anything is constructed, so a hostile file costs one linear pass and no expansio
 from __future__ import annotations
 
 import io
+import os
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,17 +130,19 @@ def read_text(path: Path, display: str | None = None) -> str:
     """Read a UTF-8 text file under the size limit, or raise a located RulesetError."""
     name = display or str(path)
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as f:  # at most one byte past the limit is read
+            size = os.fstat(f.fileno()).st_size
+            raw = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise RulesetError(Problem(Loc(name, 0, 0), "file not found")) from None
     except IsADirectoryError:
         raise RulesetError(Problem(Loc(name, 0, 0), "is a directory, not a file")) from None
     except OSError as e:
         raise RulesetError(Problem(Loc(name, 0, 0), f"cannot read file: {e.strerror}")) from None
-    if len(raw) > MAX_FILE_BYTES:
+    if len(raw) > MAX_FILE_BYTES:  # not quoted: the quote would read the whole file again
         raise RulesetError(Problem(
             Loc(name, 1, 1),
-            f"file is {len(raw)} bytes, over the limit of {MAX_FILE_BYTES} bytes"))
+            f"file is {max(size, len(raw))} bytes, over the limit of {MAX_FILE_BYTES} bytes", quote=False))
     return decode_text(raw, name)
 
 

@@ -25,7 +25,7 @@ from .files import write_atomic
 
 FORMAT = "grimoire-save"
 VERSION = 1
-MAX_SAVE_BYTES = 32 * 1024 * 1024  # a long game's save is well under 1 MB; past this it is refused unread
+MAX_SAVE_BYTES = 8 * 1024 * 1024  # a long game's save is well under 1 MB; past this it is refused unread
 
 
 @dataclass

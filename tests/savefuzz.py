@@ -19,7 +19,9 @@ from interpreter.bots import make_bot
 # values a field is replaced with: every JSON type, edges of integers, players and cards that
 # do not exist
 ODD_VALUES = [None, True, False, 0, -1, 1, 2, 99, 10**6, 2**64, -(2**63), 1.5, "", "x", "7",
-              "pass_turn", [], {}, [0], [-1], {"a": 1}, [[0, 1]], "\u0000", "é" * 3]
+              "pass_turn", [], {}, [0], [-1], {"a": 1}, [[0, 1]], "\u0000", "é" * 3,
+              # issue 25: numbers JSON Schema calls integers, and seats that name code
+              2.0, 1e300, "this:Bot", "os:system", "interpreter.bots.random_bot:RandomBot", ["this:Bot"]]
 
 
 def play_to(game, n: int, seed: int, decisions: int):
@@ -82,6 +84,13 @@ def named_attacks(doc: dict, g) -> dict[str, dict]:
 
     edit("string seed", lambda d, s: _set(d, ("seed",), str(d["seed"])))
     edit("integer seats", lambda d, s: _set(d, ("seats",), 3))
+    # issue 25: a save names no code, and its numbers are whole numbers
+    edit("a seat naming a module (module:Class)", lambda d, s: _set(d, ("seats", 0), "this:Bot"))
+    edit("a seat naming os.system", lambda d, s: _set(d, ("seats", 0), "os:system"))
+    edit("a seat that is no bot kind", lambda d, s: _set(d, ("seats", 0), "HUMAN"))
+    edit("seed 2.0", lambda d, s: _set(d, ("seed",), float(d["seed"])))
+    edit("players 2.0", lambda d, s: _set(d, ("players",), float(d["players"])))
+    edit("seed 1e300", lambda d, s: _set(d, ("seed",), 1e300))
     edit("missing ruleset", lambda d, s: d.pop("ruleset"))
     edit("malformed log entry", lambda d, s: s["log"].append(["turn", 5]))
     edit("pending player 99", lambda d, s: _set(s, ("pending", "p"), 99))
@@ -150,7 +159,7 @@ def random_mutants(text: str, rng: random.Random, count: int) -> list[tuple[str,
     its bytes."""
     doc = json.loads(text)
     paths = [p for p in _paths(doc) if p]
-    top = [p for p in paths if len(p) == 1]
+    top = [p for p in paths if len(p) == 1 or p[:1] == ("seats",)]
     decisions = [p for p in paths if p[:1] == ("decisions",)]
     state = [p for p in paths if p[:1] == ("state",)]
     out = []
@@ -188,7 +197,7 @@ def random_mutants(text: str, rng: random.Random, count: int) -> list[tuple[str,
             parent["extra"] = 1
         else:
             old = parent[path[-1]]
-            vals = ODD_VALUES + ([old + 1, old - 1] if type(old) is int else [])
+            vals = ODD_VALUES + ([old + 1, old - 1, float(old)] if type(old) is int else [])
             parent[path[-1]] = rng.choice(vals)
             op = "value"
         out.append((f"{op}:{'.'.join(map(str, path))}", json.dumps(d).encode()))

@@ -48,3 +48,37 @@ def test_mutated_real_effects_give_only_located_problems(text, cut, insert_at, e
     mutated = text[:i] + text[i + 1:]
     mutated = mutated[:j] + extra + mutated[j:]
     check(mutated)
+
+
+# issue 25: text nested past any stack (RecursionError before) is one located problem naming the limit
+NESTINGS = {
+    "parentheses": lambda k: "(" * k + "1" + ")" * k,
+    "chained +": lambda k: "+".join(["1"] * k),
+    "chained -": lambda k: "-".join(["1"] * k),
+    "not": lambda k: "not " * k + "true",
+    "negation": lambda k: "-" * k + "1",
+    "lists": lambda k: "[" * k + "]" * k,
+    "calls": lambda k: "abs(" * k + "1" + ")" * k,
+    "attributes": lambda k: "me" + ".x" * k,
+    "indexes": lambda k: "me" + "[0]" * k,
+    "conditional expressions": lambda k: "1 if true else " * k + "2",
+    "if blocks": lambda k: "".join(" " * i + "if true:\n" for i in range(k)) + " " * k + "pass",
+}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(NESTINGS)), st.integers(101, 5000))
+def test_text_nested_past_the_bound_is_one_located_problem(kind, depth):
+    if kind == "parentheses":  # a pair of parentheses is no level of the tree: Lark's bound holds them
+        depth += 100
+    found = problems(NESTINGS[kind](depth))
+    assert found
+    assert any("(the limit)" in msg or "over the limit" in msg for _, _, msg in found), found[:2]
+    for line, col, msg in found:
+        assert line >= 1 and col >= 0
+
+
+@given(st.sampled_from(sorted(NESTINGS)), st.integers(1, 60))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_text_within_the_bound_is_not_called_too_deep(kind, depth):
+    assert not any("nested too deeply" in msg for _, _, msg in problems(NESTINGS[kind](depth)))

@@ -119,3 +119,44 @@ def test_mutated_ruleset_dir_fails_only_with_located_errors(name, ops):
                 assert p.loc.line >= 0 and p.message
         except RulesetError as e:
             assert_located(e)
+
+
+# issue 25: a number in a ruleset, however large, is refused in a located line, in bounded time
+HUGE = st.sampled_from([10 ** 5, 10 ** 8, 10 ** 11, 2 ** 63, 10 ** 30])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(sorted(p.name for p in VALID.glob("*.yaml"))), which=st.integers(0, 50), value=HUGE)
+def test_a_huge_number_anywhere_is_located_in_bounded_time(name, which, value):
+    import contextlib
+    import io
+    import re
+    import signal
+    import time
+
+    from interpreter.cli import main
+    with tempfile.TemporaryDirectory() as tmp:
+        for p in VALID.glob("*.yaml"):
+            data = p.read_text(encoding="utf-8")
+            if p.name == name:
+                numbers = list(re.finditer(r"(?<![\w.])\d+(?![\w.])", data))
+                if numbers:
+                    m = numbers[which % len(numbers)]
+                    data = data[:m.start()] + str(value) + data[m.end():]
+            (Path(tmp) / p.name).write_text(data, encoding="utf-8")
+
+        def late(signum, frame):
+            raise TimeoutError("validate ran past 30 s")
+        old = signal.signal(signal.SIGALRM, late)
+        signal.alarm(30)
+        out = io.StringIO()
+        t0 = time.process_time()
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+                code = main(["validate", tmp])
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, old)
+        assert "Traceback" not in out.getvalue()
+        assert code == 0 or re.search(r"\S+:\d+:\d+: error: ", out.getvalue()), out.getvalue()[:300]
+        assert time.process_time() - t0 < 20

@@ -78,7 +78,9 @@ def test_named_attacks_are_refused(name, n):
                     state_from_json(cached_load(RULESETS / name, []), doc["state"])
     want = {"string seed", "integer seats", "missing ruleset", "malformed log entry", "pending player 99",
             "result naming player 99", "one card in two zones", "card id -1", "counter above its max",
-            "pc of 10**6", "over with a pending decision", "swapped hands"}
+            "pc of 10**6", "over with a pending decision", "swapped hands",
+            "a seat naming a module (module:Class)", "a seat naming os.system", "a seat that is no bot kind",
+            "seed 2.0", "players 2.0", "seed 1e300"}
     assert want <= seen, want - seen
 
 

@@ -95,7 +95,8 @@ def cmd_import(args) -> int:
             size = fp.stat().st_size  # refused unread: a translation is a few hundred kB
             if size > MAX_EXCHANGE_BYTES:
                 problems.append(Problem(Loc(str(fp), 1, 1), f"the file is {size} bytes, over the limit of "
-                                                            f"{MAX_EXCHANGE_BYTES} bytes for a translation"))
+                                                            f"{MAX_EXCHANGE_BYTES} bytes for a translation",
+                                        quote=False))  # quoting would read it
                 continue
             text = fp.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
