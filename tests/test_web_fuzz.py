@@ -27,3 +27,22 @@ def test_the_web_fuzzer_finds_nothing_with_a_small_budget():
     bad = [row for row in out["rows"] if row[1] != "clean"]
     assert len(out["rows"]) > 20
     assert bad == []
+
+
+def test_the_lobby_refuses_foreign_pages_and_unbounded_bodies():
+    """The lobby's POST /api/tables is guarded like a table's POSTs: a page of another site
+    cannot make tables, and a huge or deep body is refused before it is parsed."""
+    from starlette.testclient import TestClient
+
+    from interpreter.web.lobby import create_lobby
+    client = TestClient(create_lobby("en"), base_url="http://127.0.0.1:8000")
+    foreign = client.post("/api/tables", json={"ruleset": "high_tide", "players": 2},
+                          headers={"Origin": "http://evil.example"})
+    assert foreign.status_code == 403
+    huge = client.post("/api/tables", content=b'{"ruleset": "' + b"x" * 100_000 + b'"}',
+                       headers={"Content-Type": "application/json"})
+    assert huge.status_code == 413 and "x" * 100 not in huge.text
+    deep = client.post("/api/tables", content=b"[" * 100 + b"]" * 100,
+                       headers={"Content-Type": "application/json"})
+    assert deep.status_code == 400
+    assert client.get("/api/tables").json() == []  # none of them made a table

@@ -27,6 +27,7 @@ from starlette.staticfiles import StaticFiles
 from ..game import RULESETS, load
 from ..i18n.locales import LANGS
 from ..languages import languages_of
+from . import guard
 from .app import STATIC, create_app
 from .room import Refused, Room
 
@@ -111,9 +112,11 @@ def create_lobby(lang: str = "en") -> Starlette:
         if request.method == "GET":
             return JSONResponse([links(request, t) for t in tables])
         try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return JSONResponse({"type": "refused", "message": "the request is not JSON"}, status_code=400)
+            if not guard.origin_ok(request.headers):  # a page of another site making tables here
+                raise guard.Rejected("this request comes from a page of another site", 403)
+            body = await guard.read_body(request)  # bounded in size and depth before it is parsed
+        except guard.Rejected as e:
+            return JSONResponse({"type": "refused", "message": str(e)}, status_code=e.status)
         try:
             async with lock:
                 if len(tables) >= MAX_TABLES:
