@@ -144,3 +144,18 @@ def test_no_beliefs_without_a_declaration():
     st = g.new_game(seed=1, players=3, record=False)
     assert beliefs_for(g, st) is None
     assert Seat(st).belief() is None and Seat(st).belief_of(0, "winner") == 0.0
+
+
+def test_a_belief_role_that_is_no_players_zone_is_refused_where_it_is_written(tmp_path):
+    from interpreter.errors import RulesetError
+    v = tmp_path / "bad.yaml"
+    v.write_text("variant: bad\ntitle: bad\nbase: high_tide\nmerge:\n  policy:\n    beliefs: {role: handz}\n",
+                 encoding="utf-8")
+    try:
+        load(RULESETS / "high_tide", [str(v)])
+    except RulesetError as e:
+        text = str(e)
+    else:
+        raise AssertionError("a role that is no zone was accepted")
+    assert "beliefs: role 'handz' is no zone every player has (did you mean 'hand'?)" in text
+    assert text.split(":")[0].endswith((".yaml", "bad")), text

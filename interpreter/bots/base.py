@@ -97,6 +97,11 @@ class Seat:
             return self._public[q].get(side, 0.0)
         return self.belief()[q].get(side, 0.0)
 
+    def unscored(self, policy) -> list[int]:
+        """The indices of the options whose action the policy does not score (a new action a
+        variant added): a search bot tries them rather than trust the policy's default."""
+        return policy.unscored(self._state, self.player, self.options)
+
     def evaluate(self, policy, rng, overrides: dict | None = None) -> list[float]:
         """The ruleset policy's score of each option (in `options` order).
 

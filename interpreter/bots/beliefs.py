@@ -5,7 +5,7 @@ entry in its policy, naming the per-player zone that holds each player's secret 
 (the side of a player is the ruleset's own `side_of`):
 
     policy:
-      beliefs: {role: loyalty, temperature: 8, epsilon: 0.1}
+      beliefs: {role: secret_role, temperature: 8, epsilon: 0.1}   # a per-player zone
 
 It is an inverse-planning filter (a Bayesian observer who assumes every player plays the
 ruleset's policy), in two parts:

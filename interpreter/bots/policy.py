@@ -19,12 +19,13 @@ class PolicyBot:
     """Chooses by the ruleset's policy: argmax, or softmax with a temperature."""
 
     def __init__(self, seed: int = 0, game=None, temperature: float = 0.0,
-                 weights: dict | None = None, **_options):
+                 weights: dict | None = None, beliefs: bool = True, **_options):
         # weights: per side, {side: {weight: value}}: what `grimoire tune` tries
         self.rng = Rng(seed_state(seed))
         self.policy = ruleset_policy(game, "policy")
         self.temperature = float(temperature or 0.0)
         self.weights = dict(weights) if weights else None
+        self.beliefs = bool(beliefs)  # False: plays as if the game kept no beliefs (belief() reads 0)
 
     def choose(self, seat) -> str:
         """The id of the best option by the policy (or one drawn by its softmax)."""
@@ -32,6 +33,8 @@ class PolicyBot:
         opts = seat.options
         if len(opts) == 1:
             return opts[0].id
+        if not self.beliefs:
+            seat.beliefs = None
         scores = seat.evaluate(self.policy, self.rng, self.weights)
         return opts[pick(scores, self.temperature, self.rng)].id
 

@@ -8,7 +8,8 @@ backgammon rollouts and Bertsekas' rollout policies), over determinized worlds. 
 
 1. The candidates are the `width` options the policy scores best (`Seat.evaluate`, so a score
    that reads hidden cards runs on a drawn world); the first is the one the policy bot would
-   take.
+   take. Options of an action the policy does not score (one a variant added) are candidates
+   too (up to `width` of them): only playouts can say what they are worth.
 2. Each of `worlds` worlds is drawn from the player's view (`Seat.determinize`), and every
    candidate is played out in a copy of the same world (common random numbers: the same
    re-deal and the same dice, so the comparison between candidates is paired). The playout is
@@ -81,7 +82,10 @@ class RolloutBot:
         scores = seat.evaluate(self.policy, self.rng)
         first = pick(scores, 0.0, self.rng)  # the policy bot's own choice (ties at random)
         rest = sorted((i for i in range(len(opts)) if i != first), key=lambda i: -scores[i])
-        cand = [opts[i].id for i in [first, *rest][:self.width]]
+        top = [first, *rest][:self.width]
+        # options the policy gives no score (an action a variant added) are always tried too
+        new = [i for i in seat.unscored(self.policy) if i not in top]
+        cand = [opts[i].id for i in top + new[:self.width]]
         if len(cand) == 1:
             return cand[0]
         if self.quiet and self._quiet_turn is not None and self._quiet_turn == seat.turn:

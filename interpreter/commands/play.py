@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import sys
 
-from ..bots import KINDS, NEED_POLICY, decide, default_kind, make_bot
+from ..bots import KINDS, NEED_POLICY, Seat, default_kind, make_bot
+from ..bots.beliefs import beliefs_for
 from ..engine.faults import EffectRuntimeError
 from ..engine.state import SPECTATOR
 from ..errors import GrimoireError, RulesetError
@@ -143,6 +144,7 @@ def cmd_play(args) -> int:
                     print(line)
         printed = len(st.log)
 
+    table = beliefs_for(game, st)  # the public evidence the bots' beliefs read (from here on)
     try:
         while not st.is_over():
             flush_log()
@@ -151,12 +153,16 @@ def cmd_play(args) -> int:
                 # a lone Pass is answered as a click on it would be (the window still asks this seat)
                 opt = (getattr(args, "autopass", True) and lone_pass(st, p)) or _ask_human(st, p, text)
             else:
-                opt = decide(bots[p], st)
+                opt = bots[p].choose(Seat(st, table))
+            if table is not None and isinstance(opt, str):
+                table.before(st, opt)
             nxt = st.apply(opt)
             if not nxt:
                 print(text.msg("cli-refused", {"message": nxt.message}), file=sys.stderr)
                 continue
             st = nxt
+            if table is not None:
+                table.after(st)
         flush_log()
     except (_Quit, KeyboardInterrupt, EOFError):
         print()

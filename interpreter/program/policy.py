@@ -183,6 +183,16 @@ class PolicyProgram:
                 return True
         return False
 
+    def unscored(self, st, p: int, opts: list) -> list[int]:
+        """The indices of act options whose action no expression of p's policy scores (an
+        action a variant added, say): a search bot tries them, the policy cannot rank them."""
+        pend = st.pending
+        if pend is None or pend["k"] != "act":
+            return []
+        def scored(aid):  # by any side's policy: what p's side is may be hidden
+            return aid in self.base.act or any(aid in sec.act for sec in self.sides.values())
+        return [i for i, o in enumerate(opts) if o.value is not None and not scored(o.value[0])]
+
     def hidden_reads(self) -> list[str]:
         """Every expression evaluated on a sampled world (at some player count), with why."""
         out, seen = [], set()
