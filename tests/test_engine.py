@@ -210,3 +210,36 @@ def test_determinize_depends_only_on_the_view(game):
     kinds = lambda s: [[s.g.card_def[c] for c in z] for z in s.zones]  # noqa: E731
     assert kinds(st.determinize(0, Rng(5))) == kinds(w.determinize(0, Rng(5)))
     assert st.determinize(0, Rng(5)).rng.s == w.determinize(0, Rng(5)).rng.s
+
+
+def test_a_clone_and_its_parent_share_zone_lists_until_one_of_them_moves_a_card():
+    """Zones are copied on write (State.clone, ops.zone_w): whichever of the two states moves
+    a card first gets lists of its own, and the other never sees the move."""
+    from interpreter.bots.random_bot import RandomBot
+    from interpreter.game import RULESETS, load
+    g = load(RULESETS / "shadows_over_camelot")
+    st = g.new_game(seed=4, players=4)
+    bot = RandomBot(4)
+    for _ in range(30):
+        st.apply_in_place(bot.choose(st))
+    before = [list(z) for z in st.zones]
+    kid = st.clone()
+    assert all(a is b for a, b in zip(kid.zones, st.zones))  # nothing copied yet
+    moved = False
+    for _ in range(40):  # the child plays on: the parent's zones stay as they were
+        if kid.over:
+            break
+        kid.apply_in_place(RandomBot(5).choose(kid))
+        moved = moved or [list(z) for z in kid.zones] != before
+    assert moved and [list(z) for z in st.zones] == before
+    # and the parent, playing on itself, leaves a second clone's zones alone
+    other = st.clone()
+    snap = [list(z) for z in other.zones]
+    for _ in range(40):
+        if st.over:
+            break
+        st.apply_in_place(bot.choose(st))
+    assert [list(z) for z in other.zones] == snap
+    for s in (st, kid, other):  # every card in one zone, where agreeing
+        assert sorted(c for z in s.zones for c in z) == list(range(len(s.where)))
+        assert all(s.where[c] == z for z, zz in enumerate(s.zones) for c in zz)

@@ -11,6 +11,7 @@ ruleset says to skip), checking end conditions after every turn. Automatic game 
 from __future__ import annotations
 
 from ..errors import GrimoireError
+from ..runtime.ops import zone_w
 from ..runtime.vm import SUSPEND
 from .faults import MAX_DEPTH, QUICK_STEPS, STEP_BUDGET, EffectRuntimeError, in_authors_words, over_budget, too_deep
 
@@ -180,7 +181,7 @@ def _apply_names(st) -> None:
             continue
         oz = st.where[other]
         i, j = st.zones[oz].index(other), 0
-        st.zones[oz][i], st.zones[want][j] = mine, other
+        zone_w(st, oz)[i], zone_w(st, want)[j] = mine, other
         st.where[mine], st.where[other] = oz, want
         st.seen[mine], st.seen[other] = st.seen[other], st.seen[mine]
     st.names_pending = None

@@ -138,6 +138,7 @@ def state_from_json(game, data, file: str = "<save>"):
         if not all(type(h) is str for h in st.history):
             raise ValueError("a decision in the history is not an option id")
         st._cow = False
+        st._zown = -1
         st._opts = None
         st.record = True
         _check_pending(st, n, ncards)

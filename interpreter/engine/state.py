@@ -27,7 +27,7 @@ class State:
 
     __slots__ = ("g", "n", "zones", "where", "seen", "ctr", "at", "stack", "pending", "rng",
                  "current", "turn", "kinds", "over", "result", "phase", "log", "history",
-                 "names_pending", "seed", "_cow", "_opts", "record")
+                 "names_pending", "seed", "_cow", "_opts", "record", "_zown")
 
     # ---- construction ---------------------------------------------------------------------
 
@@ -48,6 +48,7 @@ class State:
             seen = [entry_mask(st, where[c]) for c in range(len(where))]
             start = table.start_state = (zones, where, seen)
         st.zones = [z[:] for z in start[0]]
+        st._zown = -1  # every zone list is this state's own (see clone)
         st.where = start[1][:]
         st.seen = start[2][:]
         st.ctr = list(table.ctr_init)
@@ -72,11 +73,14 @@ class State:
         return st
 
     def clone(self) -> State:
-        """An independent copy (static tables shared, log shared copy-on-write)."""
+        """An independent copy (static tables shared; the log and the zones' card lists
+        shared copy-on-write: a zone's list is copied by the first move that changes it,
+        `ops.zone_w`, in whichever of the two states moves first)."""
         s = State.__new__(State)
         s.g = self.g
         s.n = self.n
-        s.zones = [z[:] for z in self.zones]
+        s.zones = self.zones[:]
+        s._zown = self._zown = 0  # bit z set: zone z's list belongs to this state alone
         s.where = self.where[:]
         s.seen = self.seen[:]
         s.ctr = self.ctr[:]

@@ -9,6 +9,7 @@ search bot can sample a world it cannot tell apart from the real one.
 
 from __future__ import annotations
 
+from ..runtime.ops import zone_w
 from ..runtime.options import ACT_LOG, SPECTATOR
 from .decisions import player_id, value_id
 from .rng import Rng
@@ -95,7 +96,7 @@ def deal_world(st, p: int, rng, keep_future: bool = False):
         new = sorted(cards, key=lambda c: (cdef[c], c))
         rng.shuffle(new)
         for (z, i, old), c in zip(places, new):
-            s.zones[z][i] = c
+            zone_w(s, z)[i] = c
             s.where[c] = z
             if c != old:
                 mapping[old] = c

@@ -24,14 +24,38 @@ def entry_mask(st, z: int, facedown: bool = False) -> int:
     return 0
 
 
+def zone_w(st, z: int) -> list:
+    """Zone z's card list, to change: a clone shares its parent's lists until one of them
+    changes a zone, which then gets a copy of its own (State.clone, `_zown`)."""
+    zs = st.zones
+    if st._zown >> z & 1:
+        return zs[z]
+    zz = zs[z] = zs[z][:]
+    st._zown |= 1 << z
+    return zz
+
+
 def move(st, c: int, z: int, facedown: bool = False, bottom: bool = False) -> None:
     """Move card c onto zone z (top unless bottom)."""
     old = st.where[c]
-    st.zones[old].remove(c)
-    if bottom:
-        st.zones[z].insert(0, c)
+    zs = st.zones
+    own = st._zown
+    if own >> old & 1:
+        zs[old].remove(c)
     else:
-        st.zones[z].append(c)
+        zz = zs[old] = zs[old][:]
+        zz.remove(c)
+        own |= 1 << old
+    if own >> z & 1:
+        zz = zs[z]
+    else:
+        zz = zs[z] = zs[z][:]
+        own |= 1 << z
+    st._zown = own
+    if bottom:
+        zz.insert(0, c)
+    else:
+        zz.append(c)
     st.where[c] = z
     st.seen[c] = entry_mask(st, z, facedown)
 
@@ -61,7 +85,7 @@ def refill(st, z: int) -> bool:
 
 def shuffle(st, z: int) -> None:
     """Shuffle zone z; in a non-public zone nobody knows the cards any more."""
-    cards = st.zones[z]
+    cards = zone_w(st, z)
     st.rng.shuffle(cards)
     mask = entry_mask(st, z)
     for c in cards:
