@@ -97,3 +97,23 @@ def test_untyped_parameters_passed_cards_are_known(castle):
     locals_ = card_locals(castle.table(5), "proc:trade_effects")
     assert locals_.get("c") == "card" and locals_.get("r") == "card"
     assert "a0" not in locals_ and "t0" not in locals_
+
+
+def test_worlds_drawn_from_a_state_leave_it_unchanged(castle):
+    """A clone shares its parent's zone lists until it writes one (copy-on-write, ops.zone_w):
+    every world a bot draws (determinize, the public world of the beliefs, a role card set to a
+    side) must leave the state it was drawn from exactly as it was."""
+    from interpreter.engine.views import public_world, set_side_card
+    checked = 0
+    for st in positions(castle, 4, range(3), every=7):
+        before = st.to_json()
+        for p in range(st.n):
+            st.determinize(p, Rng(p + 1))
+            world = public_world(st, p, Rng(p + 7))
+            for z, zz in enumerate(world.zones):  # a secret zone of p's, if the ruleset has one
+                if zz and all(world.where[c] == z for c in zz):
+                    set_side_card(world, p, z, object(), lambda w, q: None)
+                    break
+        assert st.to_json() == before
+        checked += 1
+    assert checked > 5

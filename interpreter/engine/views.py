@@ -143,7 +143,7 @@ def public_world(st, p: int, rng, keep=()) -> object:
         masks = [seen[zones[z][i]] for (z, i), _ in moves]
         for ((z, i), c), m in zip(moves, masks):
             old = zones[z][i]
-            zones[z][i] = c
+            zone_w(s, z)[i] = c  # a clone shares its parent's zone lists until it writes one
             where[c] = z
             seen[c] = m
             if c != old:
@@ -202,7 +202,8 @@ def swap_places(s, a: tuple, b: tuple) -> None:
     (za, ia), (zb, ib) = a, b
     ca, cb = s.zones[za][ia], s.zones[zb][ib]
     ma, mb = s.seen[ca], s.seen[cb]
-    s.zones[za][ia], s.zones[zb][ib] = cb, ca
+    zone_w(s, za)[ia] = cb  # (a clone's zone lists are its parent's until written)
+    zone_w(s, zb)[ib] = ca
     s.where[cb], s.where[ca] = za, zb
     s.seen[cb], s.seen[ca] = ma, mb
     _remap_references(s, {ca: cb, cb: ca})
