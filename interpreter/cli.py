@@ -16,6 +16,7 @@ import sys
 from .commands import play, test, validate
 from .commands.cli_text import cli_language, cli_text, install_argparse_words, localize
 from .commands.output import print_problems as _print_problems
+from .commands.output import set_language
 from .engine.faults import EffectRuntimeError
 from .errors import GrimoireError, RulesetError
 
@@ -43,6 +44,7 @@ _EXTRA_COMMANDS = ["interpreter.overlay_commands", "interpreter.sim.commands", "
 
 def main(argv: list[str] | None = None) -> int:
     lang = cli_language(sys.argv[1:] if argv is None else argv)
+    set_language(lang)                     # the words around a problem (error:, the count)
     install_argparse_words(lang)
     ap = build_parser()
     localize(ap, lang)

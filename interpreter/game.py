@@ -21,6 +21,7 @@ from .overlay import apply_variants, load_variant
 from .program import Program
 from .tabletop.spec import table_problems
 from .validate import validate_ruleset_docs
+from .variant_blame import headlines
 
 RULESETS = shipped_data("rulesets")
 
@@ -115,10 +116,12 @@ def load(path: str | Path, variants: list | None = None) -> Game:
     errs.extend(prog.compile())
     _check_start_zones(prog, errs)
     errs.extend(table_problems(prog))
+    errs.problems[:0] = headlines(errs.problems, variant_docs, root)
     errs.raise_if_any()
     from .lint import lint_problems
     lint = lint_problems(prog)
     errs.extend([p for p in lint if p.severity != "warning"])
+    errs.problems[:0] = headlines(errs.problems, variant_docs, root)
     errs.raise_if_any()
     t3 = time.perf_counter()
     game = Game(rs, prog, root, [str(v) for v in variants or []],

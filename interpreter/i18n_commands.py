@@ -36,6 +36,8 @@ def register(sub) -> None:
     s.add_argument("--id", dest="ids", action="append", default=[],
                    help="only this id (repeatable; default: every id with no hash yet)")
     s.add_argument("--all", action="store_true", help="re-stamp every translated id")
+    s.add_argument("--engine", action="store_true",
+                   help="also stamp the engine's own messages (interpreter/messages/)")
     s.set_defaults(fn=cmd_stamp)
     e = isub.add_parser("export", help="write .ftl (Pontoon, Weblate) or .po files")
     e.add_argument("ruleset")

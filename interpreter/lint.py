@@ -101,6 +101,7 @@ def lint_problems(prog) -> list[Problem]:
     rs = prog.rs
     out: list[Problem] = []
     _players(rs, out)
+    _cards(rs, out)
     _counters(prog, out)
     units = _units(rs)
     trees = [(u, u.tree()) for u in units]
@@ -126,7 +127,53 @@ def lint_problems(prog) -> list[Problem]:
                                severity="error" if hint else "warning"))
     _first_player(prog, out)
     _endless_recursion(rs, out)
+    _endless_free_actions(prog, out)
     return out
+
+
+def _parsed(text, start: str):
+    if isinstance(text, bool):
+        return [] if text else None
+    try:
+        return parse(str(text), start)
+    except EffectSyntaxError:
+        return None
+
+
+def _endless_free_actions(prog, out: list) -> None:
+    """A free action (act() asks again after it) that stays legal after it runs, with nothing
+    to stop it (no once_per_turn): a player or a bot could take it for ever. Found when its
+    legality reads no counter and no zone at all, or reads only counters its effect never sets
+    and the effect calls nothing that could set one (a procedure, a hook, a trigger...)."""
+    state = set(prog.counter_defs) | set(prog.zone_defs)
+    for aid, a in prog.actions.items():
+        v = a.item.value if isinstance(a.item.value, dict) else {}
+        if not a.free or a.once:
+            continue
+        when, effect = _parsed(v.get("when", True), "expression"), _parsed(v.get("effect", "pass"), "block")
+        args = [_parsed(x, "expression") for x in (v.get("args") or {}).values()]
+        if when is None or effect is None or any(x is None for x in args) or _stops(effect):
+            continue
+        reads = {n.id if isinstance(n, A.Name) else n.func for n in _walk([when, args])
+                 if isinstance(n, (A.Name, A.Call))}
+        if reads & set(prog.proc_sigs) or (args and reads & state):
+            continue                               # a procedure decides, or the options may run out
+        if reads & set(prog.zone_defs):
+            continue                               # a zone's cards may change in many ways
+        sets = set()
+        for n in _walk(effect):
+            if isinstance(n, A.Assign):
+                t = n.target
+                sets.add(t.id if isinstance(t, A.Name) else t.func if isinstance(t, A.Call) else None)
+            elif isinstance(n, A.Call) and n.func not in ("log",) and n.func not in prog.counter_defs:
+                sets.add(None)                     # a call might set anything: say nothing
+        if None in sets or reads & state & sets:
+            continue
+        why = "it is always legal" if not reads & state else \
+            f"its when: reads {', '.join(sorted(reads & state))}, which its effect never changes"
+        out.append(Problem(a.item.loc("free"), f"action {aid!r} is free and stays legal after it runs ({why}), "
+                           "so act() would offer it again for ever (the game stops after 1,000): add "
+                           "once_per_turn: true, or a when: that its effect makes false, or make it not free"))
 
 
 _BRANCHES = (A.If, A.For, A.While, A.Repeat)
@@ -199,6 +246,18 @@ def _players(rs, out: list) -> None:
         doc = rs.docs[0]
         out.append(Problem(doc.source.value(("players", "min")), f"players: min ({rs.min_players}) is "
                                                                  f"above max ({rs.max_players})"))
+
+
+def _cards(rs, out: list) -> None:
+    from .model import MAX_CARDS
+    total = 0
+    for cid, item in rs.cards.items():
+        n = item.value.get("count", 1) if isinstance(item.value, dict) else 1
+        total += n if isinstance(n, int) and n > 0 else 0
+        if total > MAX_CARDS:
+            out.append(Problem(item.loc("count"), f"card {cid!r} brings the deck past {MAX_CARDS} copies "
+                                                  f"of cards, the limit for all cards together"))
+            return
 
 
 def _counters(prog, out: list) -> None:

@@ -591,10 +591,20 @@ def require_mapping(doc: Doc) -> list[Problem]:
                                           f"found {found}")]
 
 
+def _resolved(path: Path) -> Path | None:
+    """`path` with its symlinks followed, or None if they loop (or cannot be followed)."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError):  # Python 3.11 raises RuntimeError on a symlink loop
+        return None
+
+
 def load_ruleset_files(root: str | Path) -> list[Doc]:
     """Load `ruleset.yaml` of a ruleset directory and every file it includes, in order."""
     root = Path(root)
     main = root / "ruleset.yaml"
+    if _resolved(main) is None:
+        raise RulesetError(Problem(Loc(str(main), 0, 0), "ruleset.yaml is a symlink loop"))
     if not main.is_file():
         raise RulesetError(Problem(Loc(_display(main), 0, 0),
                                    "no ruleset.yaml here: a ruleset is a directory with a "
@@ -631,7 +641,10 @@ def _load_with_includes(path: Path, root: Path, docs, errs: Collector, stack, se
             errs.add(loc, "include entries must be file paths (strings)")
             continue
         target = path.parent / rel
-        rkey = target.resolve()
+        rkey = _resolved(target)
+        if rkey is None:
+            errs.add(loc, f"included file {rel!r} is a symlink loop")
+            continue
         if Path(rel).is_absolute() or not rkey.is_relative_to(root.resolve()):
             errs.add(loc, f"included file {rel!r} is outside the ruleset directory")
             continue
@@ -651,5 +664,5 @@ def _load_with_includes(path: Path, root: Path, docs, errs: Collector, stack, se
 def _display(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, RuntimeError, OSError):
         return str(path)

@@ -16,6 +16,7 @@ from pathlib import Path
 from .errors import Problem
 from .i18n import LANGS, locale_messages, parse_pattern, scan
 from .lint import log_calls
+from .variant_texts import overlays
 
 
 def locale_problems(prog, root: str | Path) -> list[Problem]:
@@ -34,10 +35,14 @@ def locale_problems(prog, root: str | Path) -> list[Problem]:
         if doc is None:
             continue
         if lang == "en":
+            given = overlays(prog.rs).get("en", {})  # a variant's own text for what it adds
+            base_files = {str(d.path) for d in prog.rs.docs}
             for ev, loc in log_calls(prog):
-                if "event-" + ev not in msgs:
+                if "event-" + ev not in msgs and "event-" + ev not in given:
+                    where = "locales/en.yaml" if str(loc.file) in base_files else \
+                        "the variant's locales: en: (or to locales/en.yaml)"
                     out.append(Problem(loc, f"event {ev!r} has no text: add 'event-{ev}' to "
-                                            f"locales/en.yaml (the log would show its id)",
+                                            f"{where} (the log would show its id)",
                                        severity="warning"))
         for key, pattern in msgs.items():
             msg, _ = parse_pattern(key, pattern)

@@ -23,6 +23,10 @@ SECTIONS_CODE = ("setup", "turn", "side_of")
 SECTIONS_OTHER = ("sides", "player_name", "turn_order", "evaluate", "search", "stats", "policy")
 SIGNATURE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(\s*([^)]*)\))?\s*$")
 
+MAX_PLAYERS = 62  # players.max in the schema: a card's visibility has one bit per seat
+MAX_COPIES = 10_000  # a card's count in the schema
+MAX_CARDS = 100_000  # the copies of all cards together (lint says where the deck passes it)
+
 
 @dataclass
 class Item:
@@ -138,6 +142,15 @@ def parse_typed_signature(key: str) -> tuple[str, list[str], list[str]] | None:
     return m.group(1), names, types
 
 
+def proc_key(item: Item) -> str:
+    """A procedure's key as last written, `name(arg, ...)`: its signature. A variant that merges
+    `f(p, q)` over a base `f()` changes it (the item's own path keeps the base's key)."""
+    for doc, path, prefix in reversed(item.layers):
+        if not prefix and len(path) == 3 and path[:2] == ("merge", "procedures"):
+            return path[-1]
+    return item.path[-1] if item.path and isinstance(item.path[-1], str) else item.id
+
+
 def parse_signature(key: str) -> tuple[str, list[str]] | None:
     """Split `heal(p, n)` into ("heal", ["p", "n"]); None if malformed."""
     sig = parse_typed_signature(key)
@@ -158,8 +171,9 @@ def build_ruleset(docs: list[Doc], root: str = "") -> tuple[Ruleset, list]:
             rs.title = str(data.get("title", rs.id))
             pl = data.get("players") or {}
             if isinstance(pl, dict):
-                rs.min_players = int(pl.get("min", 1) or 1)
-                rs.max_players = int(pl.get("max", rs.min_players) or rs.min_players)
+                # the schema refuses more (one visibility bit per seat); checks loop over the counts
+                rs.min_players = min(int(pl.get("min", 1) or 1), MAX_PLAYERS)
+                rs.max_players = min(int(pl.get("max", rs.min_players) or rs.min_players), MAX_PLAYERS)
             rs.max_turns = int(data.get("max_turns", 1000) or 1000)
         for sec in SECTIONS_BY_ID:
             entries = data.get(sec)

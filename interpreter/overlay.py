@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .errors import Collector, Loc, Problem, RulesetError
 from .load import Doc, load_yaml
-from .model import SECTIONS_BY_ID, SECTIONS_LIST, Item, Ruleset
+from .model import SECTIONS_BY_ID, SECTIONS_LIST, Item, Ruleset, proc_key
 from .validate import validate_doc
 from .variant_checks import changes_nothing, comparable, unchanged_merges
 from .variant_texts import apply_texts
@@ -307,7 +307,7 @@ def rebuild_data(rs: Ruleset) -> dict:
     for sec in SECTIONS_BY_ID:
         table = getattr(rs, sec)
         if table:
-            data[sec] = {it.path[-1] if sec == "procedures" and isinstance(it.path[-1], str) else k: it.value
+            data[sec] = {proc_key(it) if sec == "procedures" else k: it.value
                          for k, it in table.items()}
     for sec in SECTIONS_LIST:
         if getattr(rs, sec):

@@ -150,8 +150,9 @@ def explain(base: Ruleset, merged: Ruleset, vdocs: list, dotted: str) -> list[st
     chain = item.chain(sub)
     if not chain:
         chain = [item.loc(*sub)]
-    for i, loc in enumerate(chain):
-        lines.append(_loc_line(loc, "base" if i == 0 and loc.file == item.doc.path else "variant"))
+    variant_files = {str(d.path) for d in vdocs}
+    for loc in chain:  # a value a variant added has no base: every line of its chain is a variant's
+        lines.append(_loc_line(loc, "variant" if str(loc.file) in variant_files else "base"))
     return lines
 
 

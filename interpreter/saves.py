@@ -16,6 +16,7 @@ holds every player's hidden cards, and may be megabytes on one line.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from .files import write_atomic
 
 FORMAT = "grimoire-save"
 VERSION = 1
+MAX_SAVE_BYTES = 32 * 1024 * 1024  # a long game's save is well under 1 MB; past this it is refused unread
 
 
 @dataclass
@@ -48,8 +50,8 @@ def save_text(game, st, seats=None, lang=None, names=None) -> str:
             "variants": variants, "seed": st.seed, "players": st.n}
     if names:
         head["names"] = list(names)
-    if seats:
-        head["seats"] = list(seats)
+    if seats:  # a save names no code: a plug-in bot's seat is written null (give it again with --seats)
+        head["seats"] = [None if ":" in s else s for s in seats]
     if lang:
         head["lang"] = lang
     lines = [f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head.items()]
@@ -78,7 +80,12 @@ def read_save(path, load=None) -> LoadedSave:
     line (a RulesetError holding one problem). `load(ruleset, variants)` loads the rules
     (default: `game.load`)."""
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as f:  # the size first: a huge file is refused before it is read
+            size = os.fstat(f.fileno()).st_size
+            if size > MAX_SAVE_BYTES:
+                raise _refuse(Loc(str(path), 1, 1), f"the save file is {size} bytes, over the limit of "
+                                                    f"{MAX_SAVE_BYTES} bytes for a save")
+            raw = f.read(MAX_SAVE_BYTES + 1)
     except OSError as e:
         raise _refuse(Loc(str(path), 0, 0), f"cannot read the save file: {e.strerror or e}") from None
     return parse_save(raw, str(path), load)
@@ -88,6 +95,8 @@ def parse_save(raw: bytes, file: str, load=None) -> LoadedSave:
     """Check and replay the bytes of a save file named `file` (see `read_save`)."""
     from .json_source import json_doc
     refuse = _refuse
+    if len(raw) > MAX_SAVE_BYTES:
+        raise refuse(Loc(file, 1, 1), f"the save file is over the limit of {MAX_SAVE_BYTES} bytes for a save")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -139,7 +148,16 @@ def _load_game(data: dict, load):
     return game
 
 
+def _short(value, limit: int = 40) -> str:
+    """`value` quoted for a message, cut to `limit` characters: a refusal never echoes a file."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "...'"
+
+
 def _replay(data: dict, load) -> LoadedSave:
+    for key in ("seed", "players"):  # JSON Schema counts 2.0 as an integer; the engine does not
+        if type(data[key]) is not int:
+            raise _Refused((key,), f"{key} must be a whole number written without a decimal point")
     game = _load_game(data, load)
     rs = game.ruleset
     n = data["players"]
@@ -152,6 +170,12 @@ def _replay(data: dict, load) -> LoadedSave:
     seats = data.get("seats")
     if seats is not None and len(seats) != n:
         raise _Refused(("seats",), f"the save names {len(seats)} seats for {n} players")
+    from .bots import KINDS
+    for i, kind in enumerate(seats or []):
+        if kind is not None and kind != "human" and kind not in KINDS:
+            raise _Refused(("seats", i), f"seat {i + 1} is {_short(kind)}, which is not human or a built-in "
+                                         f"bot ({', '.join(KINDS)}); a save never names code: give a "
+                                         f"bot of your own on the command line (--seats)")
     try:
         st = game.new_game(seed=data["seed"], players=n, names=names)
     except GrimoireError as e:

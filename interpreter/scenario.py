@@ -22,7 +22,7 @@ from .errors import Collector, Loc, Problem, RulesetError
 from .game import Game, load, resolve_ruleset
 from .load import Doc, load_yaml
 from .scenario_checks import check as check_seen
-from .scenario_checks import load_dice
+from .scenario_checks import load_dice, quote_hints, rule_strings
 from .validate import validate_doc
 
 
@@ -78,9 +78,11 @@ def _compile(game: Game, doc: Doc, path: tuple, text: str, kind: str, tag: str, 
     if tree is None:
         return None
     from .effects.compile import CheckError
+    seen = len(errs.problems)
     try:
         fn, t = comp.expr(tree, src, scope)
     except CheckError:
+        errs.problems[seen:] = quote_hints(errs.problems[seen:], game, text)
         return None
     parts = None
     if isinstance(tree, A.Compare):
@@ -171,7 +173,9 @@ class Step:
         head = self.choice.split(":", 1)[0]
         prog = st.g
         return not (head in prog.actions or any(o.id.split(":", 1)[0] == head for o in st.options())
-                    or head in prog.card_ids or head in prog.loc_ids)
+                    or head in prog.card_ids or head in prog.loc_ids
+                    # an answer a question can give, but not now
+                    or self.choice in rule_strings(getattr(prog, "prog", prog)))
 
 
 def _given(game: Game, doc: Doc, errs: Collector) -> list:

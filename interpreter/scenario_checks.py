@@ -96,3 +96,41 @@ def check(st, entry: dict, text_for) -> str | None:
     if "lacks" in entry and isinstance(got, list | dict | str) and entry["lacks"] in got:
         return f"{where} is {got!r}, which holds {entry['lacks']!r}"
     return None
+
+
+def quote_hints(problems: list, game, text: str) -> list:
+    """An expectation naming an end condition bare (`end_reason == siege_fallen`): the name is
+    no value, the id is a string. Say to quote it, instead of suggesting a look-alike name."""
+    import difflib
+    import re
+
+    from .errors import Problem
+    ends = [it.id for it in game.ruleset.end]
+    out = []
+    for p in problems:
+        m = re.match(r"undefined name '([^']+)'", p.message)
+        if m and m.group(1) in ends:
+            name = m.group(1)
+            p = Problem(p.loc, f"undefined name {name!r}: the id of an end condition is a string, so quote it "
+                               f"(end_reason == '{name}')", p.path, p.severity)
+        elif m and "end_reason" in str(text):
+            name = m.group(1)
+            close = difflib.get_close_matches(name, ends, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else f" (the ids: {', '.join(ends)})"
+            p = Problem(p.loc, f"undefined name {name!r}: end_reason is a string, compared with an end "
+                               f"condition's id in quotes{hint}", p.path, p.severity)
+        out.append(p)
+    return out
+
+
+def rule_strings(program) -> set:
+    """Every string the rules' code writes: the answers a choose() can give (`"decline"`), even
+    when the question does not offer them now."""
+    cached = getattr(program, "_rule_strings", None)
+    if cached is None:
+        from .effects import ast as A
+        from .lint import _units, _walk
+        cached = {n.value for u in _units(program.rs) for n in _walk(u.tree())
+                  if isinstance(n, A.Str) and isinstance(n.value, str)}
+        program._rule_strings = cached
+    return cached

@@ -20,8 +20,15 @@ from rich.table import Table
 from rich.text import Text as RText
 
 from .tabletop import decision_model, table_model
+from .tabletop.history import add_history
 
 WIDTH, HEIGHT = 100, 40
+
+
+def at_hand(raw: str, st, p: int, text, model: dict, decision: dict | None, console: Console) -> bool:
+    """Answer `?`/`help` (the rules of what the seat sees), `h` (the whole history) or `n` (notes)."""
+    from .tui_help import answer
+    return answer(raw, st, p, text, model, decision, console)
 
 
 def _cards(cards) -> str:
@@ -34,9 +41,13 @@ def _cards(cards) -> str:
 
 
 def _track(t) -> str:
-    span = max(1, t["max"] - t["min"])
-    pos = round((t["value"] - t["min"]) * 10 / span)
-    return f"{t['label']} [{'=' * pos}●{'·' * (10 - pos)}] {t['value']}"
+    """A track as its number first ("Life 4/6 ■■■■□□"): a bar alone does not read as a number."""
+    lo, hi, v = t["min"], t["max"], t["value"]
+    if hi - lo > 12 or not lo <= v <= hi:
+        return f"{t['label']} {v} ({lo}…{hi})"
+    if lo == 0:  # a quantity: how many of how many
+        return f"{t['label']} {v}/{hi} {'■' * v}{'□' * (hi - v)}"
+    return f"{t['label']} {v} ({lo}…{hi}) {'·' * (v - lo)}●{'·' * (hi - v)}"  # a position between two ends
 
 
 def _box_line(box: dict, label: str | None = None) -> RText:
@@ -125,9 +136,15 @@ def render(model: dict, decision: dict | None, events: int | None = None) -> Gro
     if model["private"] is not None:
         parts += [_rule(lab["hand"]), _private(model)]
     if log:
-        parts += [_rule(lab["events"])] + [RText(x) for x in log]
+        parts += [_rule(lab["events"])]
+        first = model["log_total"] - len(log)  # the index of the first event shown
+        since = model.get("since") or 0
+        for i, x in enumerate(log):
+            if since and first + i == since and i:  # what happened since this seat last decided
+                parts.append(RText(f"  — {lab['since']} —", style="dim yellow"))
+            parts.append(RText(x))
     if decision:
-        parts += [_rule(decision["prompt"], "bold yellow"), _options(decision)]
+        parts += [_rule(decision["prompt"], "bold yellow"), _options(decision), RText(lab["keys"], style="dim")]
     return Group(*parts)
 
 
@@ -152,7 +169,9 @@ def screen_lines(model: dict, decision: dict | None, width: int = WIDTH, height:
 
 def seat_screen(st, p: int, text) -> tuple[dict, dict | None]:
     """The table model and the decision of seat p (p decides, or watches)."""
-    return table_model(st.g.prog, st.view(p), text), decision_model(st, p, text)
+    view = st.view(p)
+    model = add_history(table_model(st.g.prog, view, text), view, text, st.g.prog)
+    return model, decision_model(st, p, text)
 
 
 def ask(st, p: int, text, quit_exc: type[Exception], console: Console | None = None) -> str:
@@ -176,6 +195,8 @@ def ask(st, p: int, text, quit_exc: type[Exception], console: Console | None = N
             return opts[int(raw) - 1]["id"]
         if any(o["id"] == raw for o in opts):
             return raw
+        if at_hand(raw, st, p, text, model, decision, console):  # rules, history, notes: then ask again
+            continue
         starts = [o["id"] for o in opts if raw and o["id"].startswith(raw)]
         if len(starts) == 1:  # for people, a unique prefix will do (the API takes exact ids)
             return starts[0]

@@ -19,7 +19,7 @@ import difflib
 
 from .errors import Loc, Problem, dedupe
 from .load import Doc, SourceMap
-from .model import SECTIONS_BY_ID, SECTIONS_LIST, Item, Ruleset
+from .model import SECTIONS_BY_ID, SECTIONS_LIST, Item, Ruleset, proc_key
 
 SINGLE = ("setup", "turn", "side_of", "turn_order", "evaluate", "search", "stats")
 
@@ -56,7 +56,7 @@ def _touched(rs: Ruleset, variant_docs: set) -> dict[str, dict]:
     for sec in SECTIONS_BY_ID:
         for k, it in getattr(rs, sec).items():
             if it.layers or id(it.doc) in variant_docs:
-                out.setdefault(sec, {})[it.path[-1] if sec == "procedures" else k] = it
+                out.setdefault(sec, {})[proc_key(it) if sec == "procedures" else k] = it
     for sec in SECTIONS_LIST:
         items = getattr(rs, sec)
         if any(it.layers or id(it.doc) in variant_docs for it in items):

@@ -9,9 +9,10 @@ variant file:
       en: {card-wave-text: "Wash away one card of the other player's, not two."}
       ru: {card-wave-text: "..."}
 
-A text overlay names a message the ruleset already has (a house rule changes text, it does not
-invent cards); a language that has a locale file but no overlay for a changed English text
-keeps the base text, which `i18n check` reports.
+A text overlay names a message the ruleset already has, or one the merged rules show because
+the variant added it (a new action, card or logged event); a language that has a locale file
+but no overlay keeps the base text (or shows English), which `validate` and `i18n check` report
+(variant_text_check.py).
 """
 
 from __future__ import annotations

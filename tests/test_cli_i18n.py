@@ -67,3 +67,24 @@ def test_every_help_string_is_in_the_messages_and_translated():
         missing = [k for k in untranslated(parser, lang) if k in en]
         assert not missing, (lang, missing)
     assert len(cat) > 30
+
+
+def test_global_lang_accepts_any_locale_the_ruleset_has(tmp_path, capsys):
+    """`grimoire --lang de play RULESET` plays in German when the ruleset has locales/de.yaml (the
+    command line itself, with no German of its own, speaks English); an unknown code is refused."""
+    import shutil
+
+    from interpreter.game import RULESETS
+    root = tmp_path / "high_tide"
+    shutil.copytree(RULESETS / "high_tide", root)
+    (root / "locales" / "de.yaml").write_text(
+        'locale: de\nmessages:\n  end-tide_turned: "Die Flut hat sich gewendet"\n', encoding="utf-8")
+    log = tmp_path / "game.log"
+    assert main(["--lang", "de", "play", str(root), "--seats", "random", "--players", "2", "--seed", "1",
+                 "--quiet", "--log", str(log)]) == 0
+    assert "Die Flut hat sich gewendet" in capsys.readouterr().out
+    assert main(["--lang", "de", "play", "shadows_over_camelot", "--seats", "random", "--quiet"]) == 1
+    assert "has no de text" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--lang", "x!", "play", str(root)])
+    assert "is not a language code" in capsys.readouterr().err

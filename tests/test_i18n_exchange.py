@@ -68,7 +68,9 @@ def test_po_marks_stale_entries_fuzzy_and_import_keeps_them_stale(tmp_path, caps
     assert main(["i18n", "import", str(root), str(out / "pl.po")]) == 0
     assert main(["i18n", "check", str(root), "--lang", "pl"]) == 1        # still stale
     # the translator fixes it and clears the flag: the new English is its source
-    po = po.replace('#, fuzzy\nmsgctxt "counter-life"', 'msgctxt "counter-life"').replace(
+    # (with the previous English from locales/history/en.yaml: no git here)
+    po = po.replace('#, fuzzy\n#| msgctxt "counter-life"\n#| msgid "Life"\nmsgctxt "counter-life"',
+                    'msgctxt "counter-life"').replace(
         'msgstr "Życie"', 'msgstr "Punkty Życia"', 1)
     (out / "pl.po").write_text(po, encoding="utf-8")
     assert main(["i18n", "import", str(root), str(out / "pl.po")]) == 0
@@ -216,9 +218,10 @@ def test_the_engine_messages_round_trip(tmp_path, monkeypatch, capsys):
 
 def test_fuzzy_entries_carry_the_previous_english(tmp_path, capsys):
     """A PO editor shows what changed: `#| msgid` holds the English the translation was made from,
-    found in the git history of en.yaml."""
+    found in the git history of en.yaml (for hashes stamped before the history file existed)."""
     import subprocess
     root = _copy(tmp_path, "shadows_over_camelot")
+    shutil.rmtree(root / "locales" / "history")
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     subprocess.run([*git, "-C", str(root), "add", "-A"], check=True)
@@ -246,3 +249,62 @@ def test_restamp_reports_what_it_changed(tmp_path, capsys):
     en.write_text(en.read_text(encoding="utf-8").replace("card-whip: Whip", "card-whip: Horse whip"), encoding="utf-8")
     assert main(["i18n", "stamp", str(root), "--lang", "ru", "--all"]) == 0
     assert "ru.yaml: 1 re-stamped (card-whip)" in capsys.readouterr().out
+
+
+def test_previous_english_without_git(tmp_path, capsys):
+    """Outside a git checkout (an installed package, a tarball) `#| msgid` comes from the history
+    file `stamp` keeps (locales/history/en.yaml); `stamp` adds the new English to it."""
+    import subprocess
+    root = _copy(tmp_path, "shadows_over_camelot")
+    assert subprocess.run(["git", "-C", str(root), "rev-parse"], capture_output=True).returncode != 0
+    en = root / "locales" / "en.yaml"
+    en.write_text(en.read_text(encoding="utf-8").replace("counter-life: Life", "counter-life: Life points"),
+                  encoding="utf-8")
+    out = tmp_path / "x"
+    assert main(["i18n", "export", str(root), "--format", "po", "--lang", "pl", "--out", str(out), "--no-engine"]) == 0
+    po = (out / "pl.po").read_text(encoding="utf-8")
+    assert '#, fuzzy\n#| msgctxt "counter-life"\n#| msgid "Life"\nmsgctxt "counter-life"\nmsgid "Life points"' in po
+    assert po.count("#, fuzzy") == 1
+    assert main(["i18n", "stamp", str(root), "--lang", "pl", "--id", "counter-life"]) == 0
+    assert "Life points" in (root / "locales" / "history" / "en.yaml").read_text(encoding="utf-8")
+    capsys.readouterr()
+
+
+def test_engine_messages_export_stamped_not_fuzzy(tmp_path, capsys):
+    """The engine's locale files carry source stamps: its PO files have no fuzzy entry, and
+    msgfmt keeps every translated message (none dropped as fuzzy)."""
+    import subprocess
+    out = tmp_path / "po"
+    assert main(["i18n", "export", "high_tide", "--format", "po", "--out", str(out)]) == 0
+    from interpreter.i18n.locales import _engine_messages
+    n = len(_engine_messages("en")[0])
+    for lang in ("ru", "pl", "pt"):
+        po = out / "engine" / f"{lang}.po"
+        assert "#, fuzzy" not in po.read_text(encoding="utf-8").split("\n\n", 1)[1]
+        r = subprocess.run(["msgfmt", "-c", "--statistics", "-o", "/dev/null", str(po)], capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        translated = int(r.stderr.split()[0])
+        forms = sum(len(v) for v in _forms_of(lang).values())
+        assert translated == n + forms and "fuzzy" not in r.stderr, r.stderr
+    capsys.readouterr()
+
+
+def _forms_of(lang):
+    from interpreter.i18n.locales import _engine_messages, locale_forms
+    return locale_forms(_engine_messages(lang)[2])
+
+
+def test_stamp_engine_stamps_the_engine_files(tmp_path, monkeypatch, capsys):
+    from interpreter.i18n import exchange
+    from interpreter.i18n.locales import ENGINE_MESSAGES
+    engine = tmp_path / "messages"
+    shutil.copytree(ENGINE_MESSAGES, engine)
+    monkeypatch.setattr(exchange, "ENGINE_MESSAGES", engine)
+    ru = engine / "ru.yaml"
+    en = engine / "en.yaml"
+    en.write_text(en.read_text(encoding="utf-8").replace("{ $player } passes.", "{ $player } says pass."),
+                  encoding="utf-8")
+    assert main(["i18n", "stamp", "high_tide", "--engine", "--lang", "ru", "--id", "event-passed"]) == 0
+    assert f"{ru}: 1 re-stamped (event-passed)" in capsys.readouterr().out
+    assert "says pass." in (engine / "history" / "en.yaml").read_text(encoding="utf-8")

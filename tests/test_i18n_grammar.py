@@ -150,8 +150,8 @@ def _camelot():
 
 
 QUEST_LINES = {
-    "ru": "{who} играет «Мерлин» в Поиске Экскалибура.",
-    "pl": "{who} zagrywa „Merlin” w Wyprawie po Excalibur.",
+    "ru": "{who} играет «Мерлина» в Поиске Экскалибура.",
+    "pl": "{who} zagrywa „Merlina” w Wyprawie po Excalibur.",
     "pt": "{who} joga «Merlin» na Missão da Excalibur.",
 }
 

@@ -21,7 +21,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("foundation", ["interpreter.errors", "interpreter.files"]),
     ("front end", ["interpreter.load", "interpreter.validate", "interpreter.model", "interpreter.overlay",
                    "interpreter.variant_checks", "interpreter.variant_texts", "interpreter.json_source",
-                   "interpreter.variant_schema"]),
+                   "interpreter.variant_schema", "interpreter.variant_blame"]),
     ("runtime", ["interpreter.runtime"]),
     ("compiler", ["interpreter.effects"]),
     ("program", ["interpreter.program"]),

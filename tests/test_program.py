@@ -57,7 +57,8 @@ def test_bad_counter_bound_is_located(tmp_path):
               gold: {min: 0, max: nope}
             turn: "pass"
             """)
-    assert any("max must be a number or a param" in p.message for p in e.value.problems)
+    assert any(p.message == "max must be a number or an expression of params: 'nope' is not a param"
+               for p in e.value.problems)
 
 
 def test_modifiers_add_and_set(tmp_path):

@@ -158,3 +158,81 @@ def test_tune_on_ray_finds_what_the_local_pool_finds(cluster):
     remote = tune(castle, "order", 4, 2, jobs=2, backend="ray", address=cluster.address, **kw)
     assert remote.train == local.train and remote.after == local.after
     assert remote.eval_before == local.eval_before and remote.eval_after == local.eval_after
+
+
+# ---- a node that cannot play, plug-in bots the nodes do not have (issue 30) ------------------
+
+PLUGIN = '''
+import os
+
+if os.getpid() != {driver} and {fail_on_workers}:
+    import a_module_no_node_has  # noqa: F401
+
+
+class Last:
+    def __init__(self, seed, game=None):
+        self.seed = seed
+
+    def choose(self, seat):
+        return seat.options[-1].id
+'''
+
+
+def write_plugin(tmp_path, monkeypatch, name: str, fail_on_workers: bool) -> Path:
+    folder = tmp_path / "plugins"
+    folder.mkdir()
+    (folder / f"{name}.py").write_text(PLUGIN.format(driver=os.getpid(), fail_on_workers=fail_on_workers))
+    monkeypatch.syspath_prepend(str(folder))
+    return folder
+
+
+def test_a_plugin_bot_is_shipped_to_nodes_that_do_not_share_the_disk(cluster, tmp_path, monkeypatch):
+    folder = write_plugin(tmp_path, monkeypatch, "shipped_bots", fail_on_workers=False)
+    kind = "shipped_bots:Last"
+    spec = SimSpec(HIGH_TIDE, players=2, bots=(kind, "random"))
+    with Session("ray", address=cluster.address, plugins=(kind,)) as session:
+        shutil.rmtree(folder)  # from now on the module exists only in what the job carries
+        got = by_index(session.run(spec, 3, 12))
+        where = ray.get(session.pool.workers()[0].where.remote(("shipped_bots",)), timeout=60)
+        info = session.info()
+    assert "py_modules_files" in where["modules"]["shipped_bots"]
+    assert [r["index"] for r in got] == list(range(12)) and all(r["reason"] != "error" for r in got)
+    assert info["nodes_unusable"] == [] and info["workers"] >= 1
+
+
+def test_a_plugin_the_workers_cannot_import_says_why_in_one_line(cluster, tmp_path, monkeypatch, capsys):
+    write_plugin(tmp_path, monkeypatch, "broken_bots", fail_on_workers=True)
+    out = tmp_path / "out"
+    code = main(["simulate", HIGH_TIDE, "--players", "2", "--games", "4", "--bots", "broken_bots:Last,random",
+                 "--backend", "ray", "--address", cluster.address, "--out", str(out), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 1, err
+    [line] = [ln for ln in err.splitlines() if ln.startswith("error:")]
+    assert "no Ray node can run a worker" in line and "No module named 'a_module_no_node_has'" in line
+    assert "\x1b[" not in err and "actor_id" not in err and "Traceback" not in err
+
+
+def test_a_node_without_the_dependencies_is_reported_not_silently_unused(cluster, tmp_path, monkeypatch, capsys):
+    # a third node whose Python lacks lark (a package of that name that fails to import shadows
+    # it); the job is given no requirements to install, so the node cannot be mended
+    shadow = tmp_path / "shadow" / "lark"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ModuleNotFoundError(\"No module named 'lark'\", name='lark')\n")
+    from interpreter.sim import ray_nodes
+    monkeypatch.setattr(ray_nodes, "requirements", lambda: [])
+    broken = cluster.add_node(num_cpus=1, env_vars={"PYTHONPATH": str(shadow.parent)})
+    try:
+        cluster.wait_for_nodes(timeout=180)
+        out = tmp_path / "out"
+        code = main(["simulate", HIGH_TIDE, "--players", "2", "--games", "16", "--backend", "ray",
+                     "--address", cluster.address, "--out", str(out), "--quiet"])
+        err = capsys.readouterr().err
+        assert code == 0, err
+        ex = json.loads((out / "results.json").read_text())["execution"]
+        [bad] = ex["nodes_unusable"]
+        assert bad["cause"] == "ModuleNotFoundError: No module named 'lark'"
+        assert bad["node_id"] == broken.node_id and ex["nodes"] >= 1
+        assert f"warning: Ray node {bad['node']} ({broken.node_id[:8]}) runs no worker: " \
+               f"ModuleNotFoundError: No module named 'lark'" in err
+    finally:
+        cluster.remove_node(broken)

@@ -42,8 +42,12 @@ def test_the_rollout_bot_washes_away_the_card_that_would_win_where_its_policy_ne
                         and len(seat.options) > 1 and winning_card_on_the_table(seat)):
                     critical += 1
                     washed += oid != "pass"
-                    # searched in full: passing loses at once in every world
-                    assert bots[0].last["candidates"][0] == "pass" and bots[0].last["worlds"] == 16
+                    # searched in full: passing loses at once in every world; a wash that
+                    # loses as surely (the other wins next turn anyway) is dropped from
+                    # `futility` worlds on, one that saves the game is played in all 16
+                    last = bots[0].last
+                    assert last["candidates"][0] == "pass"
+                    assert last["worlds"] == 16 if oid != "pass" else last["worlds"] >= 4
                 if kind == "policy" and seat.player == 0 and seat.prompt == "wash":
                     assert oid == "pass"  # the blind policy really never washes
                 st.apply_in_place(oid)
@@ -70,7 +74,8 @@ def test_far_from_any_end_the_rollout_bot_plays_as_the_policy_bot():
             best = {o.id for o, s in zip(seat.options, scores) if s == max(scores)}
             # nothing ends within the horizon this early: one of the policy's best options
             assert roll.choose(seat) in best
-            assert roll.full == 0 and roll.searched == checked
+            # screened (or taken unscreened in a turn whose screen showed no end)
+            assert roll.full == 0 and roll.searched + roll.unscreened == checked
         st.apply_in_place(policy.choose(Seat(st)))
 
 
@@ -162,3 +167,61 @@ def test_near_the_end_its_searches_choose_the_same_in_worlds_it_cannot_tell_apar
 def test_a_misspelt_rollout_option_is_refused():
     with pytest.raises(TypeError, match="world"):
         make_bot("rollout", 1, load(RULESETS / "high_tide", []), world=32)
+
+
+def scripted(bot, outcomes):
+    """Make bot's playouts score from `outcomes` (world -> candidate -> score), recording
+    which candidates each world played."""
+    played = []
+
+    def play(seat, cand, cols, worlds, rows):
+        for _ in range(worlds):
+            w = len(rows)
+            played.append(list(cols))
+            rows.append([outcomes(w, j) if j in cols else None for j in range(len(cand))])
+    bot._play = play
+    return played
+
+
+def test_the_sequential_test_stops_playing_a_candidate_with_no_gain_after_futility_worlds():
+    bot = RolloutBot(0, load(RULESETS / "high_tide", []), futility=4)
+    cand = ["a", "b", "c"]
+    # b never differs from a, c wins every world a loses: b is dropped after 4 worlds, c
+    # and a are played in all 16, and c is chosen
+    played = scripted(bot, lambda w, j: 1.0 if j == 2 else 0.0)
+    rows = []
+    bot._play(None, cand, [0, 1, 2], 2, rows)
+    bot._sequential(None, cand, rows)
+    assert len(rows) == 16
+    assert played[:4] == [[0, 1, 2]] * 4 and played[4:] == [[0, 2]] * 12
+    assert bot._best(cand, rows) == 2 and bot.last["gain"][1] is None
+    # no candidate ahead of the policy's choice: the search stops after 4 worlds
+    played = scripted(bot, lambda w, j: 0.0 if j else 1.0)
+    rows = []
+    bot._play(None, cand, [0, 1, 2], 2, rows)
+    bot._sequential(None, cand, rows)
+    assert len(rows) == 4 and bot._best(cand, rows) == 0
+
+
+def test_the_fixed_test_of_685a6d3_plays_every_candidate_in_every_world():
+    g = load(RULESETS / "high_tide", [])
+    bot = RolloutBot(0, g, futility=0, quiet="off")
+    assert bot.futility == 0 and not bot.quiet
+    with pytest.raises(ValueError, match="quiet"):
+        RolloutBot(0, g, quiet="sometimes")
+
+
+def test_after_a_quiet_screen_the_rest_of_the_turn_plays_the_policy_unscreened():
+    g = load(RULESETS / "shadows_over_camelot", ["first_game"])
+
+    def early(quiet):
+        st = g.new_game(seed=3, players=3, record=False)
+        bots = [make_bot("rollout", 7 + p, g, quiet=quiet) for p in range(3)]
+        for _ in range(60):  # far from any end: every screen is quiet
+            st.apply_in_place(bots[st.current_player()].choose(Seat(st)))
+        return {k: sum(getattr(b, k) for b in bots) for k in ("full", "searched", "unscreened", "playouts")}
+
+    on, off = early("turn"), early("off")
+    assert on["full"] == off["full"] == 0
+    assert on["unscreened"] > 0 and off["unscreened"] == 0
+    assert on["playouts"] < off["playouts"]

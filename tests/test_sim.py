@@ -359,7 +359,7 @@ def test_a_sweep_runs_each_value_on_the_same_seeds_and_charts_the_curve(tmp_path
     assert (out / "sweep.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     mean = [data["summary"][r]["decisions"]["mean"] for r in data["sweep"]["runs"]]
     assert mean[0] < mean[2]  # a lower goal ends games sooner
-    assert "goal=8" in captured.out and "warning: side 'loser' never won in 12 games of goal=8" in captured.err
+    assert "goal=8" in captured.out and "warning: side 'the others' never won in 12 games of goal=8" in captured.err
 
 
 @pytest.mark.parametrize("bad, words", [("goal=9..3", "must go up"), ("goal", "PARAM=A..B"),

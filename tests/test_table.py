@@ -13,7 +13,8 @@ from interpreter.errors import RulesetError
 from interpreter.game import RULESETS, load
 from interpreter.i18n import LANGS, Text
 from interpreter.load import load_yaml
-from interpreter.tabletop import table_model, table_spec
+from interpreter.tabletop import decision_model, rules_of, table_model, table_spec
+from interpreter.tabletop.auto import lone_pass
 from interpreter.tabletop.spec import default_spec
 from interpreter.tui import HEIGHT, WIDTH, screen_lines, seat_screen
 
@@ -180,3 +181,65 @@ def test_play_draws_the_table_for_a_human_seat(tmp_path, monkeypatch, capsys):
     assert "The sea" in out and "Your cards" in out and " 1. Draw a card" in out
     assert "Washed away" not in out  # bookkeeping stays off the table
     assert Path(save).is_file()
+
+
+@pytest.mark.parametrize("name,players", [("shadows_over_camelot", 5), ("castle_of_the_devil", 4), ("high_tide", 3)])
+def test_every_item_a_seat_sees_has_its_rules_text_in_every_language(name, players):
+    game = load(RULESETS / name)
+    langs = [p.stem for p in sorted((RULESETS / name / "locales").glob("*.yaml"))]
+    texts = {lang: Text(game.program, lang) for lang in langs}
+    st, rnd, missing, seen = game.new_game(seed=2, players=players), random.Random(2), set(), set()
+    for _ in range(250):
+        if st.is_over():
+            break
+        p = st.current_player()
+        for lang, t in texts.items():
+            model = table_model(game.program, st.view(p), t)
+            for k, r in rules_of(t, model, decision_model(st, p, t)).items():
+                seen.add(k)
+                if not r["text"].strip():
+                    missing.add((lang, k))
+        st = st.apply(lone_pass(st, p) or rnd.choice(st.options()).id)
+    assert missing == set()
+    assert {k.split(":")[0] for k in seen} >= {"card", "zone", "counter", "action"}
+
+
+def test_a_flag_says_which_of_two_things_it_means():
+    game = load(RULESETS / "castle_of_the_devil")
+    st, rnd = game.new_game(seed=1, players=4), random.Random(1)
+    t = Text(game.program, "en")
+    labels = set()
+    for _ in range(600):
+        if st.is_over():
+            break
+        m = table_model(game.program, st.view(None), t)
+        labels |= {f["label"] for pl in m["players"] for f in pl["flags"] if f["id"] == "fighter"}
+        st = st.apply(rnd.choice(st.options()).id)
+    assert labels == {"Attacker", "Defender"}
+
+
+def test_the_terminal_answers_rules_history_and_notes_between_two_choices(monkeypatch, capsys):
+    import io
+
+    from rich.console import Console
+
+    from interpreter.tui import ask
+    game = load(RULESETS / "shadows_over_camelot")
+    st = game.new_game(seed=3, players=3)
+    for _ in range(8):
+        st = st.apply(st.options()[-1].id)
+    p = st.current_player()
+    t = Text(game.program, "ru")
+    hand = st.view(p)["zones"][f"hand@{st.player_id(p)}"]
+    card = game.program.card_index[hand[0]]
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"?\n? {t.card_name(card)}\n? zzz\nh\nn\n1\n"))
+    out = io.StringIO()
+    got = ask(st, p, t, RuntimeError, Console(file=out, width=100))
+    assert got == decision_model(st, p, t)["options"][0]["id"]
+    text = out.getvalue()
+    assert t.msg("location-round_table-text", t.rule_params) in text.replace("\n", " ") or \
+        t.msg("location-round_table-text", t.rule_params)[:30] in text
+    assert t.card_name(card) + ": " + t.card_text(card).split("\n")[0][:20] in text
+    assert t.msg("cli-table-nothing", {"word": "zzz"}) in text
+    assert t.msg("table-ui-since") in text  # the whole history, its line where this seat last decided
+    assert t.msg("table-ui-keys") in text

@@ -43,7 +43,7 @@ class Watch:
     def __init__(self, room, seat):
         self.room, self.seat = room, seat
         self.known: set[str] = set()
-        self.checked = self.positions = self.hidden = 0
+        self.checked = self.positions = self.hidden = self.lone = 0
 
     def learn(self) -> None:
         prog = self.room.game.program
@@ -63,6 +63,8 @@ class Watch:
 
     def leaks(self, raw: str) -> set[str]:
         self.checked += 1
+        d = json.loads(raw).get("decision") if raw.startswith("{") else None
+        self.lone += bool(d and [o["id"] for o in d["options"]] == ["pass"])
         prog = self.room.game.program
         named = set(CANARY.findall(raw))
         data = json.loads(raw) if raw.startswith("{") else {}
@@ -109,9 +111,10 @@ class Watch:
         return out
 
 
-def play_and_watch(ruleset: str, players: int, seed: int, max_decisions: int = 4000):
-    """Play one whole game with every seat a scripted websocket client; return the watchers' findings."""
-    room = make_room(ruleset, ["human"] * players, seed=seed)
+def play_and_watch(ruleset: str, players: int, seed: int, max_decisions: int = 4000, autopass: bool = False):
+    """Play one whole game with every seat a scripted websocket client; return the watchers' findings.
+    With `autopass`, every seat answers its lone Pass by itself (at once: one push per click)."""
+    room = make_room(ruleset, ["human"] * players, seed=seed, autopass=autopass, hold=(0.0, 0.0))
     room._texts["en"] = CanaryText(room.game.program, "en")
     watches = [Watch(room, p) for p in range(players)] + [Watch(room, None)]
     tokens = [room.player_token(p) for p in range(players)] + [room.spectator_token]
@@ -148,10 +151,11 @@ def play_and_watch(ruleset: str, players: int, seed: int, max_decisions: int = 4
     return room, watches, found, n
 
 
-@pytest.mark.parametrize("ruleset,players,seed", [("high_tide", 3, 1), ("shadows_over_camelot", 5, 2),
-                                                  ("castle_of_the_devil", 4, 3)])
-def test_no_seat_is_sent_a_card_it_may_not_know_over_a_whole_game(ruleset, players, seed):
-    room, watches, found, n = play_and_watch(ruleset, players, seed)
+@pytest.mark.parametrize("ruleset,players,seed,autopass", [
+    ("high_tide", 3, 1, False), ("shadows_over_camelot", 5, 2, False), ("castle_of_the_devil", 4, 3, False),
+    ("castle_of_the_devil", 4, 4, True), ("shadows_over_camelot", 4, 6, True)])
+def test_no_seat_is_sent_a_card_it_may_not_know_over_a_whole_game(ruleset, players, seed, autopass):
+    room, watches, found, n = play_and_watch(ruleset, players, seed, autopass=autopass)
     assert room.state.is_over(), f"the game did not end in {n} decisions"
     assert found == {}
     assert all(w.checked >= n for w in watches)
@@ -161,6 +165,9 @@ def test_no_seat_is_sent_a_card_it_may_not_know_over_a_whole_game(ruleset, playe
     if ruleset != "high_tide":
         prog = room.game.program
         assert all(set(prog.card_ids) - w.known for w in watches)
+    if autopass:  # the seats did pass by themselves, and no client was ever asked a lone Pass
+        assert len(room.state.history) > n and room.state.history.count("pass") > 0
+        assert all(w.lone == 0 for w in watches)
 
 
 def test_the_watch_catches_a_server_that_sends_what_the_seat_may_not_know(monkeypatch):

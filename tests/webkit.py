@@ -26,10 +26,12 @@ CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgr
                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
 
 
-def make_room(ruleset: str, seats: list[str], seed: int = 1, lang: str = "en", save=None, players=None) -> Room:
+def make_room(ruleset: str, seats: list[str], seed: int = 1, lang: str = "en", save=None, players=None,
+              **kw) -> Room:
+    """A room (`kw`: the Room's autopass and hold)."""
     game = load(ruleset)
     st = game.new_game(seed=seed, players=players or len(seats))
-    return Room(game, st, seats, seed, lang, save)
+    return Room(game, st, seats, seed, lang, save, **kw)
 
 
 def free_port() -> int:

@@ -18,6 +18,7 @@ from pathlib import Path
 from ..errors import Problem, RulesetError
 from ..load import load_yaml
 from ..variant_checks import NOOP
+from ..variant_text_check import text_problems
 
 
 def _variant_files(root: Path) -> dict[str, Path]:
@@ -113,13 +114,15 @@ def variant_problems(root: str | Path) -> tuple[list[Problem], int]:
     seen: set = set()
     for combo in combos:
         try:
-            load(root, [str(files[v]) for v in combo])
+            game = load(root, [str(files[v]) for v in combo])
+            found = text_problems(game.program)
         except RulesetError as e:
-            for p in e.problems:
-                key = (p.loc, p.message)
-                if key in seen or (len(combo) > 1 and NOOP in p.message):
-                    continue  # once, not once per pair; and a value two variants agree on is no mistake
-                seen.add(key)
-                note = "" if len(combo) == 1 else f" (with variants {', '.join(combo)})"
-                problems.append(Problem(p.loc, p.message + note, p.path))
+            found = e.problems
+        for p in found:
+            key = (p.loc, p.message)
+            if key in seen or (len(combo) > 1 and NOOP in p.message):
+                continue  # once, not once per pair; and a value two variants agree on is no mistake
+            seen.add(key)
+            note = "" if len(combo) == 1 else f" (with variants {', '.join(combo)})"
+            problems.append(Problem(p.loc, p.message + note, p.path, p.severity))
     return problems, len(combos)

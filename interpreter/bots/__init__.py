@@ -9,6 +9,7 @@ from .random_bot import RandomBot
 
 KINDS = ("random", "policy", "mcts", "rollout")
 NEED_POLICY = ("policy", "rollout")  # the bots that play the ruleset's `policy:`
+BELIEVERS = ("policy", "rollout", "mcts")  # the bots that read beliefs (where a ruleset keeps them)
 
 
 def make_bot(kind: str, seed: int, game=None, **opts):
@@ -35,4 +36,5 @@ def default_kind(game) -> str:
     return "policy" if getattr(getattr(game, "program", None), "policy", None) is not None else "random"
 
 
-__all__ = ["KINDS", "NEED_POLICY", "Bot", "RandomBot", "Seat", "as_seat", "decide", "default_kind", "make_bot"]
+__all__ = ["BELIEVERS", "KINDS", "NEED_POLICY", "Bot", "RandomBot", "Seat", "as_seat", "decide", "default_kind",
+           "make_bot"]

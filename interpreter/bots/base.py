@@ -21,14 +21,18 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from ..runtime.primitives import beliefs_read_from
+
 
 class Seat:
     """One decision as the deciding player sees it: options, view, and worlds to search."""
 
-    __slots__ = ("_state", "_view", "_world", "options", "player")
+    __slots__ = ("_belief", "_public", "_state", "_view", "_world", "beliefs", "options", "player")
 
-    def __init__(self, state) -> None:
+    def __init__(self, state, beliefs=None) -> None:
         self._state = state
+        self.beliefs = beliefs  # the game's public evidence (bots/beliefs.py), if it keeps one
+        self._belief = self._public = None
         self.player: int = state.current_player()
         self.options = state.options()
         self._view: dict | None = None
@@ -56,10 +60,42 @@ class Seat:
     def game_over(self) -> bool:
         return self._state.over
 
+    @property
+    def turn(self) -> int:
+        """The number of the turn being played (public: every player counts the turns)."""
+        return self._state.turn
+
     def determinize(self, rng):
         """A full state the player cannot tell apart from the real one, drawn with `rng`
-        (the bot's own generator): the hidden cards re-dealt, the future re-seeded."""
-        return self._state.determinize(self.player, rng)
+        (the bot's own generator): the hidden cards re-dealt, the future re-seeded. Where the
+        game keeps beliefs, the role cards are dealt in proportion to the player's belief
+        (`belief`), so a search bot's worlds follow what the table has seen."""
+        world = self._state.determinize(self.player, rng)
+        if self.beliefs is not None:
+            self.beliefs.condition(world, self._state, self.player, rng)
+        return world
+
+    def belief(self) -> list[dict] | None:
+        """For every player, {side: probability he is on it}, as this player believes from
+        his view and the public history (None where the game keeps no beliefs)."""
+        if self.beliefs is None:
+            return None
+        if self._belief is None:
+            self._belief = self.beliefs.belief(self._state, self.player)
+        return self._belief
+
+    def belief_of(self, q: int, side: str, public: bool = False) -> float:
+        """The probability that player q is on `side`, as this player believes (the policy's
+        `belief(q, side)` reads it as a percentage), or, `public`, as the table believes from
+        public information alone (`public_belief(q, side)`: how suspect q looks to the
+        others); 0 without beliefs."""
+        if self.beliefs is None or q is None:
+            return 0.0
+        if public:
+            if self._public is None:
+                self._public = self.beliefs.belief(self._state, None)
+            return self._public[q].get(side, 0.0)
+        return self.belief()[q].get(side, 0.0)
 
     def evaluate(self, policy, rng, overrides: dict | None = None) -> list[float]:
         """The ruleset policy's score of each option (in `options` order).
@@ -70,8 +106,13 @@ class Seat:
         world consistent with the view gives the same numbers); otherwise on one world drawn
         with `rng` from the player's view, the same for all options."""
         st = self._state
-        if policy.view_safe(st, overrides):
-            return policy.scores(st, self.player, self.options, overrides)
+        with beliefs_read_from(self):
+            if policy.view_safe(st, overrides):
+                return policy.scores(st, self.player, self.options, overrides)
+            return self._world_scores(policy, rng, overrides)
+
+    def _world_scores(self, policy, rng, overrides) -> list[float]:
+        st = self._state
         if self._world is None:
             self._world = st.determinize(self.player, rng)
             self._world.record = False

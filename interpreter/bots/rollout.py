@@ -21,6 +21,16 @@ backgammon rollouts and Bertsekas' rollout policies), over determinized worlds. 
 
 Most decisions of a long game are far from any end, where every playout scores 0.5: after
 the first `screen` worlds show no game ending, the bot takes the policy's choice at once.
+Two economies (issue 30) spend the playouts where they can change the choice:
+- `quiet` ("turn", the default): once a screen shows no end within the horizon, the bot's
+  other decisions of the same turn (the turn number is public) take the policy's choice
+  without a screen: their horizon ends at the same turn, and the game was seen not to end
+  there.
+- `futility` (4, the default): from that many worlds on, a candidate whose summed
+  difference against the policy's choice is not positive is played out no further (it
+  cannot be chosen on the evidence so far), and the search stops when no candidate is left:
+  a sequential test instead of a fixed `worlds` for every candidate.
+`quiet=False, futility=0` is the bot of 685a6d3 exactly (the same worlds, the same games).
 So the search spends its time where the game is decided, its last rounds: it sees the loss
 a move leads to within the horizon, and the win another move reaches, which no score of one
 decision can. (Cutting playouts at the horizon and scoring them by the ruleset's `evaluate:`
@@ -43,7 +53,8 @@ class RolloutBot:
     """The policy bot, overridden where playouts of its best options show a surer end."""
 
     def __init__(self, seed: int = 0, game=None, width: int = 3, worlds: int = 16,
-                 screen: int = 2, horizon: float = 2.0, delta: float = 2.0):
+                 screen: int = 2, horizon: float = 2.0, delta: float = 2.0,
+                 futility: int = 4, quiet: bool | str = "turn"):
         self.rng = Rng(seed_state(seed))
         self.policy = ruleset_policy(game, "rollout")
         self.width = max(1, int(width))
@@ -51,8 +62,14 @@ class RolloutBot:
         self.screen = max(1, min(int(screen), self.worlds))
         self.horizon = float(horizon)
         self.delta = float(delta)
-        # what the last decisions did (for reports): searched, played out in full, overridden
-        self.searched = self.full = self.overridden = 0
+        self.futility = max(0, int(futility or 0))  # 0: every candidate plays all `worlds`
+        if quiet not in (True, False, None, "turn", "off"):
+            raise ValueError(f"rollout option quiet is 'turn' or 'off', not {quiet!r}")
+        self.quiet = quiet in (True, "turn")
+        self._quiet_turn = None  # the turn whose screen showed no end (quiet="turn")
+        # what the last decisions did (for reports): searched, played out in full, overridden,
+        # taken unscreened in a quiet turn, and the playouts run
+        self.searched = self.full = self.overridden = self.unscreened = self.playouts = 0
         self.last: dict | None = None  # the last full search: candidates, means, differences
 
     def choose(self, seat) -> str:
@@ -67,23 +84,52 @@ class RolloutBot:
         cand = [opts[i].id for i in [first, *rest][:self.width]]
         if len(cand) == 1:
             return cand[0]
+        if self.quiet and self._quiet_turn is not None and self._quiet_turn == seat.turn:
+            self.unscreened += 1
+            return cand[0]  # this turn was screened already: no end within its horizon
         self.searched += 1
-        rows: list[list[float]] = []
-        self._play(seat, cand, self.screen, rows)
+        rows: list[list] = []
+        every = list(range(len(cand)))
+        self._play(seat, cand, every, self.screen, rows)
         if all(v == 0.5 for row in rows for v in row):
+            if self.quiet:
+                self._quiet_turn = seat.turn
             return cand[0]  # no game ends within the horizon: nothing to correct
         self.full += 1
-        self._play(seat, cand, self.worlds - self.screen, rows)
+        if self.futility:
+            self._sequential(seat, cand, rows)
+        else:
+            self._play(seat, cand, every, self.worlds - self.screen, rows)
         best = self._best(cand, rows)
         self.overridden += best != 0
         return cand[best]
 
-    def _best(self, cand: list[str], rows: list[list[float]]) -> int:
-        """The index of the candidate to play (0, the policy's choice, unless one clears delta)."""
+    def _sequential(self, seat, cand: list[str], rows: list) -> None:
+        """Add worlds one at a time, from `futility` worlds on only for the candidates whose
+        summed difference against the policy's choice is positive, until `worlds` worlds or
+        no candidate is left (then the policy's choice stands)."""
+        alive = list(range(1, len(cand)))
+        sums = [sum(row[j] - row[0] for row in rows) for j in range(len(cand))]
+        while len(rows) < self.worlds:
+            if len(rows) >= self.futility:
+                alive = [j for j in alive if sums[j] > 0]
+                if not alive:
+                    return
+            self._play(seat, cand, [0, *alive], 1, rows)
+            row = rows[-1]
+            for j in alive:
+                sums[j] += row[j] - row[0]
+
+    def _best(self, cand: list[str], rows: list[list]) -> int:
+        """The index of the candidate to play (0, the policy's choice, unless one clears delta
+        over every world; a candidate dropped by the sequential test is not chosen)."""
         n = len(rows)
         best, gain = 0, 0.0
         means = []
         for j in range(len(cand)):
+            if any(row[j] is None for row in rows):
+                means.append(None)
+                continue
             d = [row[j] - row[0] for row in rows]
             m = sum(d) / n
             var = sum((x - m) ** 2 for x in d) / (n - 1)
@@ -93,21 +139,24 @@ class RolloutBot:
         self.last = {"candidates": cand, "worlds": n, "gain": means, "chosen": cand[best]}
         return best
 
-    def _play(self, seat, cand: list[str], worlds: int, rows: list) -> None:
-        """Append, for each of `worlds` new worlds, the playout score of every candidate."""
+    def _play(self, seat, cand: list[str], cols: list[int], worlds: int, rows: list) -> None:
+        """Append, for each of `worlds` new worlds, the playout score of the candidates `cols`
+        (None for the others)."""
         player = seat.player
+        best_move = self._best_move
         for _ in range(worlds):
             world = seat.determinize(self.rng)
             world.record = False
             stop = world.turn + max(1, round(self.horizon * world.n))
-            row = []
-            for oid in cand:
+            row: list = [None] * len(cand)
+            for j in cols:
                 s = world.clone()
                 s.record = False
-                s.apply_in_place(oid)
+                s.apply_in_place(cand[j])
                 while not s.over and s.turn < stop:
-                    s.apply_in_place(self._best_move(s))
-                row.append(_score(s, player))
+                    s.apply_in_place(best_move(s))
+                row[j] = _score(s, player)
+            self.playouts += len(cols)
             rows.append(row)
 
     def _best_move(self, s) -> str:

@@ -23,6 +23,7 @@ from ..i18n.ftl import to_ftl_file
 from ..i18n.locales import locale_forms, locale_sources
 from ..i18n.po import to_po
 from ..languages import CODE, languages_of
+from ..load import MAX_FILE_BYTES
 from .i18n import _ruleset_dir, _ui, cli_text
 
 FILE_SUFFIXES = (".po", ".pot", ".ftl")
@@ -78,6 +79,9 @@ def cmd_export(args) -> int:
     return 0
 
 
+MAX_EXCHANGE_BYTES = 4 * MAX_FILE_BYTES  # a .po holds each text twice, with comments; the YAML 2 MB
+
+
 def cmd_import(args) -> int:
     root = _ruleset_dir(args.ruleset)
     problems: list[Problem] = []
@@ -88,6 +92,11 @@ def cmd_import(args) -> int:
             problems.append(Problem(Loc(str(fp), 1, 1), "import reads .po and .ftl files"))
             continue
         try:
+            size = fp.stat().st_size  # refused unread: a translation is a few hundred kB
+            if size > MAX_EXCHANGE_BYTES:
+                problems.append(Problem(Loc(str(fp), 1, 1), f"the file is {size} bytes, over the limit of "
+                                                            f"{MAX_EXCHANGE_BYTES} bytes for a translation"))
+                continue
             text = fp.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             problems.append(Problem(Loc(str(fp), 1, 1), f"cannot read: {e}"))
@@ -113,4 +122,7 @@ def cmd_import(args) -> int:
                                          folder)
         print(cli_text(_ui(args), "cli-imported", {"file": str(fp), "target": str(folder / (lang + ".yaml")),
                                                    "changed": changed, "added": added}))
+    from ..i18n.history import record_history
+    for folder in dict.fromkeys(d[-1] for d in done):   # today's English, for a later `#| msgid`
+        record_history(folder, _read(folder, "en")[0])
     return 0

@@ -38,11 +38,13 @@ def _ruleset_dir(name: str) -> Path:
 
 
 def _program(root: Path, variants=()):
+    """The compiled rules (None if they do not compile), and the problems of the variants: a
+    variant that does not load is reported, not silently left out of the check."""
     from ..game import load
     try:
-        return load(root, list(variants)).program
-    except RulesetError:
-        return None
+        return load(root, list(variants)).program, []
+    except RulesetError as e:
+        return None, (e.problems if variants else [])
 
 
 def _cli_warnings(parser, langs) -> list[Problem]:
@@ -70,8 +72,8 @@ def cmd_check(args) -> int:
     root = _ruleset_dir(args.ruleset)
     from ..languages import languages_of
     langs = args.lang or languages_of(root)  # the languages that exist
-    prog = _program(root, args.variant)
-    problems = check_locales(root, langs, prog, engine=not args.no_engine)
+    prog, problems = _program(root, args.variant)
+    problems = problems + check_locales(root, langs, prog, engine=not args.no_engine)
     if prog is not None and args.variant:
         from ..variant_text_check import text_problems
         problems += text_problems(prog, langs)
@@ -110,11 +112,28 @@ def cmd_check(args) -> int:
 
 def cmd_stamp(args) -> int:
     """Record, for the given ids (or all translated ones), the hash of the current English."""
-    root = _ruleset_dir(args.ruleset)
-    en, _, _ = locale_messages(root, "en")
+    from ..i18n.exchange import engine_folder
+    from ..i18n.history import record_history
     from ..languages import languages_of
-    for lang in args.lang or languages_of(root)[1:]:
-        path = root / "locales" / f"{lang}.yaml"
+    root = _ruleset_dir(args.ruleset)
+    folders = [root / "locales"] + ([engine_folder()] if getattr(args, "engine", False) else [])
+    for folder in folders:
+        en, _ = _read_folder(folder, "en")
+        record_history(folder, en)      # so a later export shows this English as `#| msgid`
+        have = languages_of(root)[1:] if folder == root / "locales" else \
+            sorted(f.stem for f in folder.glob("*.yaml") if f.stem != "en")
+        _stamp_folder(args, folder, en, args.lang or have)
+    return 0
+
+
+def _read_folder(folder: Path, lang: str):
+    from ..i18n.exchange import _read
+    return _read(folder, lang)
+
+
+def _stamp_folder(args, folder: Path, en: dict, langs) -> None:
+    for lang in langs:
+        path = folder / f"{lang}.yaml"
         if not path.is_file():
             continue
         y, data = _read_locale_rt(path, lang)
@@ -139,7 +158,6 @@ def cmd_stamp(args) -> int:
         if added:
             parts.append(cli_text(_ui(args), "cli-stamped-new", {"n": len(added), "ids": _ids(added)}))
         print(f"{path}: " + "; ".join(parts))
-    return 0
 
 
 def _ids(keys: list[str], most: int = 6) -> str:

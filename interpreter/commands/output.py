@@ -1,6 +1,9 @@
 """How commands print located problems: text on stderr, or JSON on stdout.
 
-Pipeline position: commands (shared by every command and by cli.py's dispatch).
+Pipeline position: commands (shared by every command and by cli.py's dispatch). The words
+around a problem (its severity, the count line) are the command line's, in its language
+(`set_language`, called by cli.py with `grimoire --lang` or LANG); the problem's own message
+stays as the check wrote it.
 """
 
 from __future__ import annotations
@@ -8,7 +11,33 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import Problem, format_problems, problems_json
+from ..errors import Problem, format_problem, problems_json
+
+_LANG = ["en"]
+
+
+def set_language(lang: str) -> None:
+    """The language problems are framed in (the command line's)."""
+    _LANG[0] = lang or "en"
+
+
+def language() -> str:
+    return _LANG[0]
+
+
+def problem_text(p: Problem, lang: str | None = None) -> str:
+    """One problem, `file:line:col: SEVERITY: message` with its source line, the severity in
+    the command line's language."""
+    from .cli_text import cli_text
+    text = format_problem(p)
+    word = cli_text(lang or _LANG[0], "cli-severity-" + p.severity, default=p.severity)
+    head = f"{p.loc.file}:{p.loc.line}:{p.loc.col}: {p.severity}: "
+    return text.replace(head, f"{p.loc.file}:{p.loc.line}:{p.loc.col}: {word}: ", 1)
+
+
+def count_line(n: int, lang: str | None = None) -> str:
+    from .cli_text import cli_text
+    return cli_text(lang or _LANG[0], "cli-problems", {"n": n})
 
 
 def print_problems(problems: list[Problem], fmt: str = "text") -> None:
@@ -16,7 +45,8 @@ def print_problems(problems: list[Problem], fmt: str = "text") -> None:
     if fmt == "json":
         print(problems_json(problems))
     else:
-        print(format_problems(problems), file=sys.stderr)
+        body = "\n".join(problem_text(p) for p in problems)
+        print(f"{body}\n{count_line(len(problems))}", file=sys.stderr)
 
 
 # a file or a pipe has no edge: its tables are printed whole, never cut to 80 columns

@@ -18,6 +18,7 @@ from ..errors import GrimoireError, RulesetError
 from ..files import OutputError, check_writable, write_atomic
 from ..languages import lang_code
 from ..saves import read_save, write_save
+from ..tabletop.auto import lone_pass
 from ..tui import ask
 from .output import print_problems as _print_problems
 
@@ -45,6 +46,8 @@ def register(sub) -> None:
     p.add_argument("--variant", action="append", default=[],
                    help="a house rule: a variant of the ruleset by name, or a variant file (repeatable)")
     p.add_argument("--quiet", action="store_true", help="print the result only, not the game as it is played")
+    p.add_argument("--no-autopass", dest="autopass", action="store_false",
+                   help="ask a human seat even when Pass is its only option (by default it passes by itself)")
     p.set_defaults(fn=cmd_play)
 
 
@@ -103,6 +106,7 @@ def cmd_play(args) -> int:
             seats = seats * n
     if not seats:
         seats = [args.bots or default_kind(game)] * n
+    seats = [args.bots or default_kind(game) if s is None else s for s in seats]  # a save's plug-in seat
     if len(seats) != n:
         print(text_of(args, "cli-seats-count", {"seats": len(seats), "players": n}), file=sys.stderr)
         return 2
@@ -144,7 +148,8 @@ def cmd_play(args) -> int:
             flush_log()
             p = st.current_player()
             if seats[p] == "human":
-                opt = _ask_human(st, p, text)
+                # a lone Pass is answered as a click on it would be (the window still asks this seat)
+                opt = (getattr(args, "autopass", True) and lone_pass(st, p)) or _ask_human(st, p, text)
             else:
                 opt = decide(bots[p], st)
             nxt = st.apply(opt)

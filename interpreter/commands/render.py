@@ -14,7 +14,13 @@ from .i18n import _ruleset_dir, _ui, cli_text
 def cmd_render(args) -> int:
     root = _ruleset_dir(args.ruleset)
     ui = _ui(args)
-    rendered, missing, tight = render_cards(root, args.lang, Path(args.out), args.variant)
+    try:
+        rendered, missing, tight = render_cards(root, args.lang, Path(args.out), args.variant)
+    except OSError as e:  # --out under a file, a read-only place, a full disk: one line, no traceback
+        where = e.filename or args.out
+        print(cli_text(ui, "cli-error", {"message": f"{where}: cannot write there ({e.strerror or e})"}),
+              file=sys.stderr)
+        return 2
     if missing:
         ids = ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
         print(cli_text(ui, "cli-render-missing", {"n": len(missing), "lang": args.lang, "ids": ids}), file=sys.stderr)

@@ -13,7 +13,9 @@ import sys
 import time
 from pathlib import Path
 
-from ..errors import Problem, RulesetError, format_problem
+from ..errors import Problem, RulesetError
+from .cli_text import cli_text
+from .output import language, problem_text
 from .output import print_problems as _print_problems
 
 
@@ -46,15 +48,17 @@ def cmd_validate(args) -> int:
     if problems:
         _print_problems(problems, args.format)
         return 1
+    ui = language()
     if warns and args.format == "text":
-        print("\n".join(format_problem(w) for w in warns), file=sys.stderr)
-        print(f"{len(warns)} warning{'s' if len(warns) != 1 else ''} (an error with --strict)", file=sys.stderr)
+        print("\n".join(problem_text(w) for w in warns), file=sys.stderr)
+        print(cli_text(ui, "cli-validate-warnings", {"n": len(warns)}), file=sys.stderr)
     ms = (time.perf_counter() - t0) * 1000
     p = game.program
-    summary = (f"ok: {game.ruleset.id} {game.ruleset.version}: {len(p.card_def)} cards of "
-               f"{len(p.card_ids)} kinds, {len(p.loc_ids)} locations, {len(p.zone_defs)} zones, "
-               f"{len(p.counter_defs)} counters, {len(p.actions)} actions, {len(p.codes)} code units; "
-               f"{extra}; in {ms:.0f} ms")
+    summary = cli_text(ui, "cli-validate-ok", {
+        "ruleset": game.ruleset.id, "version": str(game.ruleset.version), "cards": len(p.card_def),
+        "kinds": len(p.card_ids), "locations": len(p.loc_ids), "zones": len(p.zone_defs),
+        "counters": len(p.counter_defs), "actions": len(p.actions), "codes": len(p.codes),
+        **extra, "ms": str(round(ms))})
     if args.format == "json":
         print(json.dumps({"ok": True, "summary": summary, "errors": [],
                           "warnings": [w.to_dict() for w in warns]}))
@@ -86,7 +90,23 @@ def _validate_companions(game, problems: list[Problem]) -> str:
         if not problems:
             from ..locale_lint import locale_problems
             problems.extend(locale_problems(game.program, root))
+        if not problems:            # what `i18n check` reports (missing, extra, stale ids...):
+            problems.extend(_i18n_check_warnings(game, root))   # warnings, errors with --strict
+    if game.ruleset.variants:  # the text the applied variants carry
+        from ..variant_text_check import text_problems
+        problems.extend(text_problems(game.program))
     from ..authoring.variant_set import variant_problems
     found, checked = variant_problems(root)
     problems.extend(found)
-    return ", ".join(f"{n} {k}" for k, n in counts.items()) + f" ({checked} variant sets compiled)"
+    return {k: n for k, n in counts.items()} | {"sets": checked}
+
+
+def _i18n_check_warnings(game, root: Path) -> list[Problem]:
+    """The errors `grimoire i18n check` finds in the ruleset's locales (a missing or an extra id,
+    a stale translation...), as warnings: a game still plays (English fills in), and
+    `validate --strict` fails on them as `i18n check` does. (Its warnings about English
+    itself, such as a prompt shown with the generic question, stay `i18n check`'s.)"""
+    from ..i18n import check_locales
+    from ..languages import languages_of
+    found = check_locales(root, languages_of(root), game.program, engine=False)
+    return [Problem(p.loc, p.message, p.path, "warning", p.quote) for p in found if p.severity != "warning"]

@@ -244,6 +244,8 @@ fn("others", [("p", "player", R)], "list:player", P.others)
 fn("is", [("p", "player", R), ("k", "kind", R)], "bool", P.is_named)
 fn("has", [("z", "zone", R), ("k", "kind", R)], "bool", P.has_kind)
 fn("knows", [("p", "player", R), ("c", "card", R)], "bool", P.knows)
+fn("belief", [("p", "player", R), ("side", "ident", R)], "int", P.belief)  # policy only (bots/beliefs.py)
+fn("public_belief", [("p", "player", R), ("side", "ident", R)], "int", P.public_belief)
 fn("copies", [("k", "kind", R)], "list:card", P.copies)
 fn("count", [("xs", "list:any", R), ("x", "any", NOARG)], "int", P.count, state=False)
 fn("len", [("xs", "list:any", R)], "int", len, state=False)
@@ -348,6 +350,10 @@ def _log_bind(comp, call, src, scope):
         fns.append(f)
         types.append(t)
         names.append(k)
+    pending = comp.__dict__.setdefault("log_args", [])
+    for i, (name, t) in enumerate(zip(names, types)):
+        node = call.args[1 + i] if i < len(call.args) - 1 else call.kwargs.get(name)
+        pending.append((_ident(ev), name, t, src, node if node is not None else call))
     comp.p.events_logged.setdefault(_ident(ev), set()).update(names)
     comp.p.event_types.setdefault(_ident(ev), {}).update(zip(names, types))
     event = _ident(ev)
@@ -360,6 +366,25 @@ def _log_bind(comp, call, src, scope):
         if st.record or impure:
             st.log_event(event, [f(st, fr) for f in fns], to_f(st, fr), types, names)
     return log, "none"
+
+
+# the engine's own events name the acting player $player (interpreter/i18n/gender.py)
+PLAYER_ARG_NAMES = frozenset({"player"})
+
+
+def check_log_players(comp) -> None:
+    """An argument of log() whose name means a player (`player`, or a name that some log call
+    passes a player under) must be a player: a number there would print as a seat index
+    ("3 wins the relic") where every language writes the player's name."""
+    pending = comp.__dict__.pop("log_args", [])
+    players = set(PLAYER_ARG_NAMES) | {name for _, name, t, _, _ in pending if t == "player"}
+    for ev, name, t, src, node in pending:
+        if name in players and t != "player":
+            where = "every engine event" if name in PLAYER_ARG_NAMES else "other log calls"
+            comp.problem(src, node, f"log({ev}, {name}: ...) passes {show(t)} as ${name}, which names a "
+                                    f"player (it is one in {where}): "
+                                    f"a number would print as a seat index, not the player's name; pass a "
+                                    f"player (declare the parameter it comes from as `NAME: player`)")
 
 
 TABLE["log"].make_expr = _log_bind  # type: ignore[method-assign]

@@ -320,6 +320,10 @@ def parse(text: str, start: str = "block"):
 
 @lru_cache(maxsize=8192)
 def _parse_cached(text: str, start: str):
+    from . import depth
+    if len(text) > depth.MAX_TEXT:
+        raise EffectSyntaxError(1, 1, f"the text is {len(text)} characters, over the limit of "
+                                      f"{depth.MAX_TEXT} for one effect; split it into procedures")
     if not text.endswith("\n"):
         text += "\n"
     try:
@@ -331,4 +335,9 @@ def _parse_cached(text: str, start: str):
         if "dedent" in msg.lower() or "indent" in msg.lower():
             msg = "indentation does not match any outer block"
         raise EffectSyntaxError(1, 1, msg) from None
-    return _Build().transform(tree)
+    where = depth.too_deep_lark(tree)
+    nodes = depth.deep_call(_Build().transform, tree) if where is None else None
+    where = where or depth.too_deep_ast(nodes)
+    if where is not None:
+        raise EffectSyntaxError(*where, depth.message())
+    return nodes

@@ -108,6 +108,105 @@ def deal_world(st, p: int, rng, keep_future: bool = False):
     return s, mapping
 
 
+def public_world(st, p: int, rng, keep=()) -> object:
+    """A world for scoring p's decision from public information only: every card p knows and
+    no spectator may see (p's hand, p's secret card, what p was shown) re-dealt from the pool
+    of cards hidden from spectators, card set by card set, so the world's p-side depends only
+    on the public view and `rng`. Cards in `keep` stay (the card a choice made public: the
+    world is conditioned on p having held it). Cards nobody in particular sees stay where
+    they are: a caller scores only expressions proven to read what p sees (view_safety)."""
+    s = st.clone()
+    s.record = False
+    bit = 1 << p
+    seen, where, zones = s.seen, s.where, s.zones
+    mapping: dict[int, int] = {}
+    for cards in _cards_by_set(s.g):
+        mine = [c for c in cards if seen[c] & bit and not seen[c] & SPECTATOR and c not in keep]
+        if not mine:
+            continue
+        # the cards p holds in the world: drawn from the pool in an order p's table could
+        # know (by kind), never from where the hidden cards really are (a partial shuffle)
+        pool = [c for c in cards if not seen[c] & SPECTATOR and c not in keep]
+        total = len(pool)
+        if total < 2:
+            continue
+        for j in range(len(mine)):
+            r = j + rng.below(total - j)
+            pool[j], pool[r] = pool[r], pool[j]
+        drawn = pool[:len(mine)]
+        mine_set, drawn_set = set(mine), set(drawn)
+        places = [(where[c], zones[where[c]].index(c)) for c in mine]
+        freed = [(where[c], zones[where[c]].index(c)) for c in drawn if c not in mine_set]
+        displaced = [c for c in mine if c not in drawn_set]
+        moves = list(zip(places, drawn)) + list(zip(freed, displaced))
+        masks = [seen[zones[z][i]] for (z, i), _ in moves]
+        for ((z, i), c), m in zip(moves, masks):
+            old = zones[z][i]
+            zones[z][i] = c
+            where[c] = z
+            seen[c] = m
+            if c != old:
+                mapping[old] = c
+    if mapping:
+        _remap_references(s, mapping)
+    s._opts = None
+    return s
+
+
+def _cards_by_set(g) -> list:
+    """Every card instance, grouped by card set, each group in the order (kind, instance)."""
+    out = g.__dict__.get("_cards_by_set")
+    if out is None:
+        sets = g.prog.kind_sets
+        groups: dict = {}
+        for c, k in enumerate(g.card_def):
+            groups.setdefault(sets[k], []).append(c)
+        out = g.__dict__["_cards_by_set"] = [sorted(cs, key=lambda c: (g.card_def[c], c))
+                                             for cs in groups.values()]
+    return out
+
+
+def set_side_card(world, p: int, zone: int, want, side_of) -> bool:
+    """Swap the cards of `zone` (p's secret role cards, hidden from spectators) with
+    spectator-hidden cards of the same card set until side_of(world, p) == want; True if
+    found. Masks stay with places (whoever may see the place sees the new card)."""
+    if side_of(world, p) == want:
+        return True
+    g = world.g
+    sets = g.prog.kind_sets
+    cdef = g.card_def
+    seen, where, zones = world.seen, world.where, world.zones
+    for mi, own in enumerate(zones[zone]):
+        if seen[own] & SPECTATOR:
+            continue
+        tried = {cdef[own]}
+        for cards in _cards_by_set(g):
+            if sets[cdef[cards[0]]] != sets[cdef[own]]:
+                continue
+            for c in cards:
+                if seen[c] & SPECTATOR or cdef[c] in tried or where[c] == zone:
+                    continue
+                tried.add(cdef[c])
+                other = (where[c], zones[where[c]].index(c))
+                swap_places(world, (zone, mi), other)
+                if side_of(world, p) == want:
+                    world._opts = None
+                    return True
+                swap_places(world, (zone, mi), other)
+    return False
+
+
+def swap_places(s, a: tuple, b: tuple) -> None:
+    """Exchange the cards of two places, their seen masks staying with the places."""
+    (za, ia), (zb, ib) = a, b
+    ca, cb = s.zones[za][ia], s.zones[zb][ib]
+    ma, mb = s.seen[ca], s.seen[cb]
+    s.zones[za][ia], s.zones[zb][ib] = cb, ca
+    s.where[cb], s.where[ca] = za, zb
+    s.seen[cb], s.seen[ca] = ma, mb
+    _remap_references(s, {ca: cb, cb: ca})
+
+
 def card_locals(g, code_id: str) -> dict:
     """The locals of a code unit that hold cards ('card' or 'list:card'): by their declared
     or inferred type, and, for an untyped parameter, by what every call site passes to it.
@@ -183,4 +282,5 @@ def _keep_readable_log(s, bit: int) -> None:
     s.log = log
 
 
-__all__ = ["view", "determinize", "deal_world", "card_locals", "value_id"]
+__all__ = ["view", "determinize", "deal_world", "public_world", "set_side_card", "swap_places", "card_locals",
+           "value_id"]

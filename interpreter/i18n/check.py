@@ -140,14 +140,38 @@ def program_ids(program) -> dict[str, set | None]:
     return ids
 
 
+def _added_by_variant(program, mid: str):
+    """Where a variant added the card, action or logged event a message id names, and what it
+    is (None: the base has it)."""
+    kind, _, ident = mid.partition("-")
+    base = {str(d.path) for d in program.rs.docs}
+    if kind == "event":
+        from ..lint import log_calls
+        found = [loc for ev, loc in log_calls(program) if ev == ident]
+        if found and all(str(loc.file) not in base for loc in found):
+            return found[0], f"log({ident}, ...)"
+        return None
+    table = {"card": program.rs.cards, "action": program.rs.actions}.get(kind)
+    item = table.get(ident) if table is not None else None
+    if item is None or str(item.doc.path) in base:
+        return None
+    return item.key_loc(), f"{kind} {ident!r}"
+
+
 def check_english(program, en: dict, en_doc, path: str) -> list[Problem]:
     """Warnings about English itself: ids the ruleset renders with no English text, and event
     messages using variables the ruleset's log() call does not pass."""
     out: list[Problem] = []
     engine_en = _engine_messages("en")[0]
     head = en_doc.source.key(("messages",)) if en_doc is not None else Loc(path, 1, 1)
+    given = (getattr(program.rs, "text_overlays", None) or {}).get("en", {})  # a variant's own text
     for mid, names in sorted(program_ids(program).items()):
-        if mid not in en and mid not in engine_en:
+        if mid not in en and mid not in engine_en and mid not in given:
+            added = _added_by_variant(program, mid)
+            if added is not None:  # what a variant added: its text belongs in the variant
+                out.append(Problem(added[0], f"the variant adds {added[1]} with no English text: add "
+                                   f"{mid!r} under its locales: en:", ("english",), "warning"))
+                continue
             out.append(Problem(head, f"the ruleset renders {mid!r} but English has no text for it",
                                ("english",), "warning"))
             continue

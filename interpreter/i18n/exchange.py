@@ -52,10 +52,20 @@ def _targets(root: Path, with_engine: bool) -> list[tuple[str, Path]]:
 
 def previous_english(en_path: Path, wanted: dict[str, str], most: int = 60) -> dict[str, str]:
     """The English each stale translation was made from: {id: text} for ids whose source hash
-    (`wanted`) matches the pattern in an earlier commit of en.yaml. Empty outside git."""
+    (`wanted`) matches: in the folder's history file (history.py), then in an earlier commit of
+    en.yaml (for hashes stamped before the history existed; nothing more outside git)."""
     from ruamel.yaml import YAML
+
+    from .history import read_history
+    hist = read_history(en_path.parent)
+    known = {k: hist[h] for k, h in wanted.items() if h in hist}
+    wanted = {k: h for k, h in wanted.items() if k not in known}
     if not wanted:
-        return {}
+        return known
+    return {**_previous_from_git(en_path, wanted, most, YAML), **known}
+
+
+def _previous_from_git(en_path: Path, wanted: dict[str, str], most: int, YAML) -> dict[str, str]:
     try:
         top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=en_path.parent, capture_output=True,
                              text=True, timeout=20)

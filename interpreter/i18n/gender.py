@@ -146,13 +146,16 @@ def allowed_extra_vars(english_vars: set[str], vars_: set[str], forms: set[str] 
 
 
 def forms_problems(program, lang: str, forms: dict[str, dict[str, str]], genders: dict[str, str], loc) -> list[Problem]:
-    """Every location (and every player name) of a ruleset has each form any of them has: a
-    message using $quest_in must find it for every quest, or it would fall back to the plain name."""
+    """Every location (every player name, every other card's title) of a ruleset has each form
+    any of them has: a message using $quest_in must find it for every quest, or it would fall
+    back to the plain name."""
     if program is None:
         return []
-    groups = {"location": ["location-" + lid for lid in program.loc_ids],
-              "player": ["player-seat"] + ["card-" + cid for cid, item in program.rs.cards.items()
-                                          if item.get("gender") or ("card-" + cid) in genders]}
+    people = ["player-seat"] + ["card-" + cid for cid, item in program.rs.cards.items()
+                                if item.get("gender") or ("card-" + cid) in genders]
+    groups = {"location": ["location-" + lid for lid in program.loc_ids], "player": people,
+              # a card title after a verb takes its case too ($card_acc: «играет «Владычицу озера»»)
+              "card": ["card-" + cid for cid in program.rs.cards if "card-" + cid not in people]}
     out = []
     for what, ids in groups.items():
         wanted = sorted({f for mid in ids for f in forms.get(mid, {})})

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..effects.builtins import check_log_players
 from ..effects.codegen import frame_free
 from ..effects.compile import Code, Compiler, Scope, Source
 from ..errors import Collector
@@ -208,6 +209,7 @@ class Program(LayoutMixin, ActionsMixin, OutcomesMixin):
                 fn, _ = comp.expression(text, Source(*st_.where((name,))), Scope(P), "int")
                 if fn is not None:
                     self.stats_fns[str(name)] = fn
+        check_log_players(comp)
         comp.link()
         for cd in self.counter_defs.values():
             if cd.reset not in (None, "turn"):

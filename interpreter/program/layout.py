@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Item, parse_typed_signature
+from ..model import MAX_CARDS, MAX_COPIES, Item, parse_typed_signature, proc_key
 from .defs import VIS, CounterDef, ZoneDef
 
 
@@ -70,7 +70,8 @@ class LayoutMixin:
             self.kind_tags.append([str(t) for t in v.get("tags", []) or []])
             self.kind_params.append(dict(v.get("params") or {}))
             inst = []
-            for _ in range(int(v.get("count", 1) or 0)):
+            copies = min(int(v.get("count", 1) or 0), MAX_COPIES, MAX_CARDS - len(self.card_def))
+            for _ in range(max(copies, 0)):  # past the limits lint (or the schema) refuses the ruleset
                 inst.append(len(self.card_def))
                 self.card_def.append(k)
             self.kind_instances.append(inst)
@@ -95,7 +96,7 @@ class LayoutMixin:
             self.loc_prop_types[pn] = _prop_type(vals.values()) if pn != "tags" else "list:str"
         self.proc_types: dict[str, list[str]] = {}
         for name, item in rs.procedures.items():
-            sig = parse_typed_signature(item.path[1])
+            sig = parse_typed_signature(proc_key(item))
             self.proc_sigs[name] = sig[1] if sig else []
             self.proc_types[name] = sig[2] if sig else []
         for aid, item in rs.actions.items():
@@ -112,21 +113,48 @@ class LayoutMixin:
             self.loc_hooks.append(self._hook_sigs(rs.locations[lid], ("effects",)))
 
     def _bound(self, v, item: Item, key: str) -> int:
-        """A counter bound: a number, or a param (its default value; by_players uses the
-        largest player count's value, so the bound is fixed for the whole ruleset)."""
+        """A counter bound: a number, or an expression of params (`siege_limit`, `max_life + 1`),
+        so a variant that moves a limit moves the bound with it. A param's value depends on the
+        player count (by_players): the bound is fixed for the whole ruleset, the largest value
+        over every player count for a max, the smallest for a min."""
         if isinstance(v, bool) or v is None:
             v = 0 if key == "min" else 1_000_000
         if isinstance(v, int):
             return v
-        if isinstance(v, str) and v in self.params:
-            pv = self.params[v]
-            if isinstance(pv, tuple):
-                table, default = pv
-                vals = list(table.values()) + [default]
-                return max(vals) if key == "max" else min(vals)
-            return int(pv)
-        self.errs.add(item.loc(key), f"{key} must be a number or a param, found {v!r}")
+        values, why = self._param_expr(v)
+        if why is None:
+            return max(values) if key == "max" else min(values)
+        self.errs.add(item.loc(key), f"{key} must be a number or an expression of params: {why}")
         return 0 if key == "min" else 1_000_000
+
+    def _param_expr(self, text) -> tuple[list[int], str | None]:
+        """The values of an expression of params and whole numbers, one per player count."""
+        from ..effects import ast as A
+        from ..effects.parse import EffectSyntaxError, parse
+        try:
+            tree = parse(str(text), "expression")
+        except EffectSyntaxError as e:
+            return [], f"{text!r} is not an expression ({e.message})"
+        ops = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+               "//": lambda a, b: a // b if b else 0, "%": lambda a, b: a % b if b else 0}
+
+        def ev(node, n):
+            if isinstance(node, A.Num) and isinstance(node.value, int):
+                return node.value
+            if isinstance(node, A.Name) and node.id in self.params:
+                return self.param_value(node.id, n)
+            if isinstance(node, A.Neg):
+                return -ev(node.operand, n)
+            if isinstance(node, A.BinOp) and node.op in ops:
+                return ops[node.op](ev(node.left, n), ev(node.right, n))
+            if isinstance(node, A.Name):
+                from ..validate import _suggest
+                raise LookupError(f"{node.id!r} is not a param{_suggest(node.id, sorted(self.params))}")
+            raise LookupError(f"{text!r} uses more than params, whole numbers and + - * // %")
+        try:
+            return [ev(tree, n) for n in range(self.rs.min_players, self.rs.max_players + 1)], None
+        except LookupError as e:
+            return [], str(e.args[0])
 
     def _hook_sigs(self, item: Item, sub) -> dict:
         out = {}

@@ -30,7 +30,7 @@ from ..effects.scope import Scope, Source
 from ..errors import GrimoireError
 from .view_safety import ViewCheck, facedown_targets
 
-KEYS = ("weights", "default", "temperature", "act", "choose", "sides")
+KEYS = ("weights", "default", "temperature", "act", "choose", "sides", "beliefs")
 IMPURE = frozenset({"roll", "random", "move", "move_all", "draw", "shuffle", "reveal", "move_to",
                     "end", "check_end", "end_turn", "place", "give", "log"})
 
@@ -45,6 +45,7 @@ class Scorer:
     why: list             # where it may not, and why (`PolicyProgram.hidden_reads`)
     where: str            # file:line:col of the expression
     frame: tuple = ()     # card and player locals of the effect that asks (choose), read from its frame
+    reads: frozenset = frozenset()  # every name and function the expression mentions
 
 
 @dataclass
@@ -64,7 +65,9 @@ class Section:
 class PolicyProgram:
     """The compiled policy of a ruleset: sections by side, and how to score options."""
 
-    def __init__(self, base: Section, sides: dict, side_safe: frozenset, temperature: float):
+    def __init__(self, base: Section, sides: dict, side_safe: frozenset, temperature: float,
+                 beliefs: dict | None = None):
+        self.beliefs = beliefs  # {role: zone, temperature, epsilon, samples} (bots/beliefs.py)
         self.base = base
         self.sides = sides
         self.side_safe = side_safe
@@ -164,6 +167,22 @@ class PolicyProgram:
             out.append(default if r is None else float(r))
         return out
 
+    def reads_any(self, st, names) -> bool:
+        """Might a score of st's pending decision read one of `names` (by what its expressions
+        mention)? Always where sides have policies of their own."""
+        if self.sides:
+            return True
+        sec = self.base
+        pend = st.pending
+        if pend["k"] == "choose":
+            sc = sec.choose.get((pend["prompt"], pend["t"]))
+            return sc is not None and not sc.reads.isdisjoint(names)
+        for o in st.options():
+            sc = sec.act.get("pass" if o.value is None else o.value[0])
+            if sc is not None and not sc.reads.isdisjoint(names):
+                return True
+        return False
+
     def hidden_reads(self) -> list[str]:
         """Every expression evaluated on a sampled world (at some player count), with why."""
         out, seen = [], set()
@@ -208,7 +227,22 @@ def compile_policy(prog, rs, comp) -> PolicyProgram | None:
             continue
         if isinstance(sv, dict):
             sides[str(side)] = c.section(sv, ("sides", side), {"base": base})
-    return PolicyProgram(base, sides, side_safe, float(temp))
+    return PolicyProgram(base, sides, side_safe, float(temp), _beliefs(prog, c, v.get("beliefs")))
+
+
+def _beliefs(prog, c, spec) -> dict | None:
+    """The `beliefs:` entry, checked: its role is a zone every player has."""
+    if not isinstance(spec, dict):
+        return None
+    role = str(spec.get("role", ""))
+    zd = prog.zone_defs.get(role)
+    if zd is None or zd.per != "player":
+        zones = sorted(z for z, d in prog.zone_defs.items() if d.per == "player")
+        close = difflib.get_close_matches(role, zones, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        prog.errs.add(c.loc(("beliefs", "role")), f"beliefs: role {role!r} is no zone every player has{hint}")
+        return None
+    return {k: spec[k] for k in ("role", "temperature", "epsilon", "samples") if k in spec}
 
 
 def _side_known(rs, check: ViewCheck) -> bool:
@@ -348,7 +382,9 @@ class _Compiling:
                 why.extend(w for w in problems if w not in why)
             else:
                 safe |= ns
-        sc = self.cache[key] = Scorer(fn, tuple(arg_names), frozenset(safe), why, where, frame)
+        reads = frozenset(n.id if isinstance(n, A.Name) else n.func for n in A.walk_nodes(tree)
+                          if isinstance(n, (A.Name, A.Call)))
+        sc = self.cache[key] = Scorer(fn, tuple(arg_names), frozenset(safe), why, where, frame, reads)
         return sc
 
 

@@ -26,7 +26,7 @@ OK, ME, HID = "ok", "me", "hid"  # a visible value; the deciding player; maybe-h
 PURE = frozenset({
     "count", "len", "sum", "max", "min", "abs", "distinct", "sorted", "reversed", "groups",
     "straight", "any", "all", "range", "at", "players_at", "next", "prev", "order_from",
-    "others", "won", "pairs", "longest_run", "missing", "most_common",
+    "others", "won", "belief", "public_belief", "pairs", "longest_run", "missing", "most_common",
 })
 ZONE_READS = frozenset({"cards", "top", "bottom", "has"})   # identities of a zone's cards
 ZONE_SIZES = frozenset({"size", "empty", "full", "capacity", "room", "completes"})  # only how many

@@ -108,6 +108,37 @@ def side(st, p):
     return st.g.side_fn(st, p)
 
 
+class beliefs_read_from:
+    """`with beliefs_read_from(seat):` the policy's `belief(q, side)` reads that seat's belief
+    while its scores run (a seat has one only where the game keeps beliefs; anywhere else,
+    e.g. in a search bot's playouts, `belief` reads 0)."""
+
+    READER: list = [None]
+
+    def __init__(self, seat):
+        self.seat = seat
+
+    def __enter__(self):
+        self.prev = beliefs_read_from.READER[0]
+        beliefs_read_from.READER[0] = self.seat
+
+    def __exit__(self, *exc):
+        beliefs_read_from.READER[0] = self.prev
+
+
+def belief(st, q, side):
+    """The percentage (0..100) with which the deciding seat believes q is on `side`."""
+    seat = beliefs_read_from.READER[0]
+    return 0 if seat is None else 100.0 * seat.belief_of(q, side)
+
+
+def public_belief(st, q, side):
+    """The percentage with which the table, from public information alone, believes q is on
+    `side` (how suspect q looks to the others)."""
+    seat = beliefs_read_from.READER[0]
+    return 0 if seat is None else 100.0 * seat.belief_of(q, side, public=True)
+
+
 def knows(st, p, c):
     return bool(st.seen[c] & (1 << p))
 

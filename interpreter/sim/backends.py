@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
+import time
 from collections.abc import Iterable, Iterator
 
 from .ray_connect import BackendError
@@ -50,21 +52,28 @@ class Session:
     address, an address given to the local backend."""
 
     def __init__(self, backend: str = "local", jobs: int | None = None, address: str | None = None,
-                 connect_timeout: float | None = None):
+                 connect_timeout: float | None = None, plugins: tuple = ()):
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend {backend!r} ({', '.join(BACKENDS)})")
+        if jobs is not None and jobs < 1:
+            raise BackendError(f"--jobs must be at least 1, not {jobs}")
         self.backend, self.jobs, self.pool, self._ray, self._started = backend, jobs, None, None, False
+        self.jobs_requested = jobs
         if backend == "local":
             if address:
                 raise BackendError(f"--address {address} is for --backend ray; the local backend "
                                    f"runs on this machine")
-            self.jobs = jobs or default_jobs()
+            # never more processes than cores: --jobs 10000 would only fork 10000 copies to share them
+            self.jobs = min(jobs, default_jobs()) if jobs else default_jobs()
+            self.jobs_requested = jobs
             return
-        from .ray_connect import CONNECT_TIMEOUT, connect, import_ray
+        from .ray_connect import CONNECT_TIMEOUT, connect, import_ray, plugin_paths
         from .ray_pool import RayPool
         self._ray = import_ray()
-        self._started = connect(self._ray, address, jobs, connect_timeout or CONNECT_TIMEOUT)
-        self.pool = RayPool(self._ray, jobs)
+        # plug-in bots (package.module:Class) go with the job, as the interpreter does
+        self._started = connect(self._ray, address, jobs, connect_timeout or CONNECT_TIMEOUT,
+                                ship=plugin_paths(plugins))
+        self.pool = RayPool(self._ray, jobs, plugins)
 
     def run(self, spec: SimSpec, seed: int, games: int, skip: Iterable[int] = ()) -> Iterator[dict]:
         """Yield the result of every game of the batch (but `skip`) as it finishes."""
@@ -78,6 +87,8 @@ class Session:
     def info(self) -> dict:
         """Where the games ran: backend, jobs, workers used (and on Ray nodes and version)."""
         out = {"backend": self.backend, "jobs": self.jobs}
+        if self.jobs_requested is not None and self.jobs_requested != self.jobs:
+            out["jobs_requested"] = self.jobs_requested
         if self.pool is not None:
             out.update(self.pool.info())
         else:
@@ -118,47 +129,84 @@ def _run_inline(spec: SimSpec, items: list[tuple[int, int]]) -> Iterator[dict]:
 _worker: dict = {}
 
 
-def _init_worker(spec: SimSpec) -> None:
+def _init_worker(spec: SimSpec, parent: int) -> None:
     # Ctrl-C goes to the whole process group; the parent decides what stops, not the workers
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent)
     _worker["spec"] = spec
     _worker["game"] = load_game(spec)
+
+
+def die_with_parent(parent: int) -> None:
+    """End this worker when its parent process ends, however it ends (SIGKILL included).
+
+    On Linux the kernel sends SIGKILL on the parent's death (prctl PR_SET_PDEATHSIG); a thread
+    also checks every second that the parent is still the one that started us (other systems,
+    and a parent that died before the prctl call)."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # no libc prctl: the thread below still watches
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="grimoire-parent-watch", daemon=True).start()
 
 
 def _work(items: list[tuple[int, int]]) -> list[dict]:
     return play_seeds(_worker["game"], _worker["spec"], items)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a `kill`, a job scheduler's stop): handled like Ctrl-C, the exit code is 143."""
+
+
+def raise_terminated(signum, frame) -> None:
+    """A SIGTERM handler: stop as Ctrl-C does (finished games are kept, workers stopped)."""
+    raise Terminated
+
+
 class _Interrupts:
-    """Ctrl-C as a flag while a pool runs, turned into KeyboardInterrupt at a safe point.
+    """Ctrl-C and SIGTERM as a flag while a pool runs, turned into KeyboardInterrupt at a safe point.
 
     A KeyboardInterrupt raised inside concurrent.futures.wait can leave futures' locks held,
     and the pool's manager thread then deadlocks at exit; so the signal only sets a flag.
     """
 
     def __init__(self) -> None:
-        self.hit = False
-        self.old = None
+        self.hit: int | None = None
+        self.old: dict = {}
 
     def __enter__(self):
-        if (threading.current_thread() is threading.main_thread()
-                and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN):
-            self.old = signal.signal(signal.SIGINT, self._on)
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                old = signal.getsignal(sig)
+                if old is not None and old is not signal.SIG_IGN:  # None: a handler set outside Python
+                    self.old[sig] = signal.signal(sig, self._on)
         return self
 
     def _on(self, signum, frame) -> None:
-        self.hit = True
+        self.hit = signum
 
     def check(self) -> None:
-        """Raise KeyboardInterrupt if Ctrl-C was pressed."""
-        if self.hit:
-            self.hit = False
-            raise KeyboardInterrupt
+        """Raise KeyboardInterrupt if Ctrl-C was pressed (Terminated for SIGTERM)."""
+        if self.hit is not None:
+            hit, self.hit = self.hit, None
+            raise Terminated if hit == signal.SIGTERM else KeyboardInterrupt
 
     def __exit__(self, *exc) -> None:
-        if self.old is not None:
-            signal.signal(signal.SIGINT, self.old)
-            self.old = None
+        for sig, old in self.old.items():
+            signal.signal(sig, old)
+        self.old.clear()
 
 
 def _run_pool(spec: SimSpec, items: list[tuple[int, int]], jobs: int) -> Iterator[dict]:
@@ -170,7 +218,7 @@ def _run_pool(spec: SimSpec, items: list[tuple[int, int]], jobs: int) -> Iterato
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     ctx = multiprocessing.get_context(method)
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                               initargs=(spec,))
+                               initargs=(spec, os.getpid()))
     chunks = iter(plan(items, jobs))
     pending: set = set()
 

@@ -17,11 +17,13 @@ from pathlib import Path
 
 from ..bots import KINDS, NEED_POLICY
 from ..bots.plugin import is_plugin, load_bot_class
-from .backends import BACKENDS, default_jobs
+from .backends import BACKENDS, Terminated, default_jobs, raise_terminated
 from .report import write_atomic_bytes
 from .runner import SimSpec
 from .stats import compare, summarize
-from .sweep import base_value, curve, fresh_out, never_won, parse_sweep, point_name, run_name, sweep_png, sweep_variants
+from .summary_text import Names, print_summary, speed_line, words
+from .summary_text import never_won as never_won_text
+from .sweep import base_value, curve, fresh_out, parse_sweep, point_name, run_name, sweep_png, sweep_variants
 
 
 def register(sub) -> None:
@@ -85,8 +87,9 @@ def cmd_simulate(args) -> int:
     if args.ruleset is None or args.games is None:
         err.print("error: simulate needs a ruleset and --games (or --resume DIR)")
         return 2
-    if args.games < 1:
-        err.print("error: --games must be at least 1")
+    problem = _check_numbers(args)
+    if problem:
+        err.print(problem, soft_wrap=True, markup=False)
         return 2
     bots = tuple(b.strip() for b in args.bots.split(","))
     bad = [b for b in bots if b not in KINDS and not is_plugin(b)]
@@ -138,9 +141,11 @@ def cmd_simulate(args) -> int:
         return 2
     from .backends import Session
     try:
-        session = Session(args.backend, args.jobs, args.address, args.connect_timeout)
+        session = Session(args.backend, args.jobs, args.address, args.connect_timeout,
+                          plugins=tuple(b for b in bots if is_plugin(b)))
     except GrimoireError as e:  # no Ray, a bad or unreachable address: one line, before any file
-        err.print(f"error: {e}", soft_wrap=True, markup=False)
+        err.print(say_error(args, e.msg_id, **e.values) if getattr(e, "msg_id", None) else f"error: {e}",
+                  soft_wrap=True, markup=False)
         return 2
     try:  # the session holds workers (and maybe a Ray it started) until the run ends
         out = Path(args.out) if args.out else fresh_out(f"simulate-{rs.id}")
@@ -174,8 +179,12 @@ def cmd_simulate(args) -> int:
     except BaseException:
         session.close()
         raise
-    interrupted, failure = False, None
+    if session.jobs_requested and session.jobs and session.jobs < session.jobs_requested:
+        err.print(say(args, "cli-sim-jobs-capped", jobs=str(session.jobs_requested), cpus=str(session.jobs)),
+                  soft_wrap=True, markup=False)
+    interrupted, failure, terminated = False, None, False
     t0 = time.perf_counter()
+    old_term = _on_sigterm(raise_terminated)
     try:
         with _progress(err, args.quiet) as progress:
             for name, spec in specs.items():
@@ -186,8 +195,8 @@ def cmd_simulate(args) -> int:
                         runs[name].append(r)
                         log.add(name, r)
                         progress.advance(task)
-    except KeyboardInterrupt:
-        interrupted = True
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (Terminated): the same clean stop
+        interrupted, terminated = True, isinstance(e, Terminated)
         err.print(f"interrupted: keeping the {sum(map(len, runs.values()))} finished games")
     except Exception as e:  # the workers failed: the games played so far are still reported
         failure = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
@@ -197,6 +206,7 @@ def cmd_simulate(args) -> int:
         log.close()
         execution = session.info()
         session.close()
+        _on_sigterm(old_term)
     seconds = time.perf_counter() - t0
     execution.update(seconds=round(seconds, 3), resumed_games=resumed,
                      games_per_second=round((sum(map(len, runs.values())) - resumed) / seconds, 3)
@@ -216,13 +226,64 @@ def cmd_simulate(args) -> int:
         write_atomic_bytes(out / "sweep.png", sweep_png(sweep[0], report["sweep"]["by_side"],
                                                         title + f" ({args.games} games per value)"))
         paths.append(out / "sweep.png")
-    _print_summary(out_console, report, bots)
-    for w in never_won(report["summary"]):
+    lang = getattr(args, "cli_lang", None) or "en"
+    names = Names(game.program, lang)       # sides and end reasons by the ruleset's locale
+    print_summary(out_console, report, bots, names, lang)
+    _print_summary(out_console, report, names, lang)
+    for w in never_won_text(report["summary"], names, lang):
         err.print(w, soft_wrap=True, markup=False)
-    out_console.print(f"wrote {', '.join(str(p) for p in paths)} and {out / 'games.jsonl'}")
+    for n in execution.get("nodes_given_dependencies", []):
+        err.print(say(args, "cli-sim-node-shipped", node=n["node"] + f" ({n['node_id'][:8]})",
+                      packages=", ".join(n["packages"])), soft_wrap=True, markup=False)
+    for n in execution.get("nodes_unusable", []):  # loud: a node of the cluster played no game
+        err.print(say(args, "cli-sim-node-unusable", node=n["node"] + f" ({n['node_id'][:8]})", cause=n["cause"]),
+                  soft_wrap=True, markup=False, style="bold red")
+    out_console.print(words(lang, "cli-sim-wrote", {"files": ", ".join(str(p) for p in paths),
+                                                    "last": str(out / "games.jsonl")}), markup=False)
     if failure:
         return 1
-    return 130 if interrupted else 0
+    return (143 if terminated else 130) if interrupted else 0
+
+
+def _on_sigterm(handler):
+    """Set the SIGTERM handler (in the main thread only); return the one it replaces."""
+    import signal
+    import threading
+    if handler is None or threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, handler)
+
+
+MAX_GAMES = 1_000_000  # per run: more is a typo, or a study to split into --resume steps
+
+
+def say(args, msg_id: str, **values) -> str:
+    """A message of this command in the user's language (interpreter/messages/LANG.yaml)."""
+    from ..commands.cli_text import cli_text
+    return cli_text(getattr(args, "cli_lang", None) or "en", msg_id, values)
+
+
+def say_error(args, msg_id: str, **values) -> str:
+    """`error: ` and a message of this command, in the user's language."""
+    return say(args, "cli-error", message=say(args, msg_id, **values))
+
+
+def _check_numbers(args) -> str | None:
+    """The one-line refusal of a number option out of its range (None if all are fine)."""
+    import math
+    if not 1 <= args.games <= MAX_GAMES:
+        return say_error(args, "cli-sim-games-range", games=str(args.games), max=str(MAX_GAMES))
+    if args.jobs is not None and args.jobs < 1:
+        return say_error(args, "cli-sim-at-least", option="--jobs", min=1, value=str(args.jobs))
+    if args.budget < 1:
+        return say_error(args, "cli-sim-at-least", option="--budget", min=1, value=str(args.budget))
+    if args.depth is not None and args.depth < 0:
+        return say_error(args, "cli-sim-at-least", option="--depth", min=0, value=str(args.depth))
+    if not (math.isfinite(args.temperature) and args.temperature >= 0):
+        return say_error(args, "cli-sim-at-least", option="--temperature", min=0, value=str(args.temperature))
+    if not (math.isfinite(args.connect_timeout) and args.connect_timeout > 0):
+        return say_error(args, "cli-sim-seconds", option="--connect-timeout", value=str(args.connect_timeout))
+    return None
 
 
 def have_ray() -> bool:
@@ -346,34 +407,9 @@ def _ci(ci) -> str:
     return f"{100 * ci[0]:.1f}–{100 * ci[1]:.1f}%"
 
 
-def _print_summary(console, report: dict, bots) -> None:
+def _print_summary(console, report: dict, names, lang: str) -> None:
+    """The --compare table and the speed line (the runs' tables: summary_text.print_summary)."""
     from rich.table import Table
-    for name, s in report["summary"].items():
-        label = name if name == report["ruleset"] else f"{report['ruleset']} — {name}"
-        t = Table(title=f"{label}: {s['played']} games"
-                  + (f", {s['errors']} stopped by errors" if s["errors"] else "")
-                  + (" (interrupted)" if report["interrupted"] else ""))
-        t.add_column("side")
-        t.add_column("wins", justify="right")
-        t.add_column("win rate", justify="right")
-        t.add_column("95% CI", justify="right")
-        for side, r in s["by_side"].items():
-            t.add_row(side, str(r["wins"]), _pct(r["rate"]), _ci(r["ci95"]))
-        if len(set(bots)) > 1:
-            for kind, r in s["by_bot"].items():
-                t.add_row(f"[dim]bot {kind} (per seat)[/dim]", str(r["wins"]), _pct(r["rate"]), _ci(r["ci95"]))
-        console.print(t)
-        if s["first_error"]:
-            console.print(f"  [red]stopped by an error in the rules[/red]: {s['first_error']}")
-        console.print("  by seat: " + ", ".join(f"{seat}: {_pct(r['rate'])} ({_ci(r['ci95'])})"
-                                               for seat, r in s["by_seat"].items()))
-        console.print(f"  length: {s['decisions']['mean']:.1f} ± {s['decisions']['sd']:.1f} decisions, "
-                      f"{s['turns']['mean']:.1f} ± {s['turns']['sd']:.1f} turns; "
-                      f"no winner: {s['no_winner']}; ends: "
-                      + ", ".join(f"{k} {v}" for k, v in s["reasons"].items()))
-        if s.get("stats"):
-            console.print("  at the end: " + ", ".join(f"{k} {v['mean']:.2f} ± {v['sd']:.2f}"
-                                                       for k, v in s["stats"].items()))
     cmp = report.get("comparison")
     if cmp:
         base, var = cmp["names"]
@@ -382,7 +418,7 @@ def _print_summary(console, report: dict, bots) -> None:
         for col in ("side", base, var, "diff", "95% CI", "p", "sig."):
             t.add_column(col, justify="left" if col in ("side", "sig.") else "right", no_wrap=True)
         for side, c in cmp["by_side"].items():
-            t.add_row(side, _pct(c["base"]["rate"]), _pct(c["variant"]["rate"]),
+            t.add_row(names.side(side), _pct(c["base"]["rate"]), _pct(c["variant"]["rate"]),
                       f"{100 * c['difference']:+.1f}", f"{100 * c['ci95'][0]:+.1f}…{100 * c['ci95'][1]:+.1f}",
                       f"{c['mcnemar_p']:.3g}", "yes" if c["significant"] else "")
         d = cmp["decisions"]
@@ -394,10 +430,7 @@ def _print_summary(console, report: dict, bots) -> None:
                       f"{d['ci95'][0]:+.2f}…{d['ci95'][1]:+.2f}", f"{d['p']:.3g}",
                       "yes" if d["p"] < 0.05 else "")
         console.print(t)
-    ex = report["execution"]
-    if ex.get("games_per_second"):
-        where = f"{ex['jobs'] or 'all'} jobs" + (f", {ex['workers']} workers on {ex['nodes']} nodes"
-                                                   if "nodes" in ex else "")
-        console.print(f"  {ex['seconds']:.1f} s, {ex['games_per_second']:.1f} games/s "
-                      f"({ex['backend']}, {where})")
+    line = speed_line(report["execution"], lang)
+    if line:
+        console.print(line, markup=False)
     sys.stdout.flush()

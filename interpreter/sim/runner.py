@@ -63,7 +63,8 @@ def seat_bots(spec: SimSpec, n: int, index: int) -> list[str]:
 def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
     """Play one game with bots; return seed, winners, winning sides, reason, decisions, turns.
     `game` is what `load_game` returned: a Game, or a scenario's Position to start from."""
-    from ..bots import Seat, make_bot
+    from ..bots import BELIEVERS, Seat, make_bot
+    from ..bots.beliefs import beliefs_for
     pos = None
     if spec.scenario:
         pos, game = game, game.game
@@ -78,14 +79,19 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
         if st is None:  # the scenario's position; a statement failing on this seed is reported
             from ..scenario import play_position
             st = play_position(pos, seed)
+        table = beliefs_for(game, st) if any(k in BELIEVERS for k in kinds) else None
         while not st.over:
             if decisions >= MAX_DECISIONS:
                 st.finish("decision_limit", [])
                 break
-            oid = bots[st.current_player()].choose(Seat(st))
+            oid = bots[st.current_player()].choose(Seat(st, table))
+            if table is not None:
+                table.before(st, oid)
             refused = st.apply_in_place(oid)
             if refused is not None:
                 raise GrimoireError(f"bot chose an illegal option: {refused.message}")
+            if table is not None:
+                table.after(st)
             decisions += 1
     except GrimoireError as e:  # a ruleset bug met in play: report the game, keep the batch
         out.update(winners=[], sides=[], reason="error", error=str(e).splitlines()[0][:300],
@@ -105,8 +111,8 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
 
 
 POLICY_OPTIONS = ("temperature", "weights")  # the options a policy bot takes
-ROLLOUT_OPTIONS = ("width", "worlds", "screen", "horizon", "delta")  # and a rollout bot
-ROLLOUT_ONLY = ("width", "worlds", "screen", "delta")  # `horizon` is an MCTS option too
+ROLLOUT_OPTIONS = ("width", "worlds", "screen", "horizon", "delta", "futility", "quiet")  # and a rollout bot
+ROLLOUT_ONLY = ("width", "worlds", "screen", "delta", "futility", "quiet")  # `horizon`: MCTS too
 
 
 def bot_options(spec: SimSpec, kind: str) -> dict:

@@ -79,13 +79,33 @@ def _fill(box: dict, part: Part, view: dict, text, prog, at: str | None, cards: 
             k = key(c, prog.counter_defs)
             if k not in counters:
                 continue  # not visible to this seat
-            entry = {"id": c, "label": label(text, "counter-" + c, c), "value": counters[k]}
+            entry = {"id": c, "label": label(text, "counter-" + c, c) if kind != "flags" else
+                     flag_label(text, c, view, part, at, prog), "value": counters[k]}
             if kind == "tracks":
                 cd = prog.counter_defs[c]
                 entry["min"], entry["max"] = cd.min, cd.max
             if kind != "flags" or counters[k]:
                 box[kind].append(entry)
     return box
+
+
+def flag_label(text, c: str, view: dict, part: Part, at: str | None, prog) -> str:
+    """A flag's label, told the values of the box's other visible counters (so a locale can say
+    which of two things a raised flag means: `{ $other_flag -> [yes] ... *[other] ... }`; a flag
+    is told as "yes" or "no", a counter as its number)."""
+    counters = view["counters"]
+    args = {}
+    for name in part.counters + part.tracks + part.flags:
+        d = prog.counter_defs[name]
+        k = name if d.per == "none" else f"{name}@{at}"
+        if k in counters:
+            args[name] = ("yes" if counters[k] else "no") if name in part.flags else counters[k]
+    cache = text.__dict__.setdefault("_table_flags", {})
+    key = (c, tuple(sorted(args.items())))
+    out = cache.get(key)
+    if out is None:
+        out = cache[key] = text.msg("counter-" + c, args, default=c)
+    return out
 
 
 def _merged(a: Part, b: Part) -> Part:
@@ -137,7 +157,7 @@ def table_model(program, view: dict, text, events: int | None = None) -> dict:
 
 
 UI_LABELS = ("board", "players", "you", "hand", "events", "options", "turn", "waiting", "spectator",
-             "over", "here", "cards")
+             "over", "here", "cards", "since", "keys")
 
 
 def result_text(text, view: dict, labels: dict) -> str:

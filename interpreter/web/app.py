@@ -26,7 +26,10 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..tabletop.history import history
+from . import guard
 from .cards import card_face
+from .hub import Hub
 from .replay import room_replay
 from .room import Refused, Room
 
@@ -47,7 +50,9 @@ def _page(name: str, room: Room, token: str, lang: str, **extra: str) -> HTMLRes
     """A page: the shell (head, labels, script) around the page's own content."""
     text = room.text(lang)
     labels = {k: text.msg("table-ui-" + k, default=k) for k in
-              ("connecting", "replay", "step", "seat", "spectator", "save", "saved", "start", "players", "refused")}
+              ("connecting", "replay", "step", "seat", "spectator", "save", "saved", "start", "players", "refused",
+               "autopass", "auto", "history", "since", "notes", "your_turn", "no_text", "rules", "close", "heard",
+               "chat", "send", "takeback", "takeback_asks", "accept", "refuse")}
     body = (STATIC / "shell.html").read_text(encoding="utf-8").replace(
         "{{CONTENT}}", (STATIC / f"{name}.html").read_text(encoding="utf-8"))
     fields = {"TITLE": html.escape(room.game.ruleset.title), "LANG": lang, "TOKEN": html.escape(token),
@@ -55,32 +60,6 @@ def _page(name: str, room: Room, token: str, lang: str, **extra: str) -> HTMLRes
     for k, v in fields.items():
         body = body.replace("{{" + k + "}}", v)
     return HTMLResponse(body)
-
-
-class Hub:
-    """The open websockets of one room, and the lock that puts decisions in one line."""
-
-    def __init__(self, room: Room):
-        self.room = room
-        self.lock = asyncio.Lock()
-        self.sockets: dict[WebSocket, tuple[str, str]] = {}  # socket -> (token, lang)
-
-    async def send(self, ws: WebSocket, data: dict) -> None:
-        try:
-            await ws.send_text(json.dumps(data, ensure_ascii=False))
-        except (WebSocketDisconnect, RuntimeError):
-            self.sockets.pop(ws, None)
-
-    async def broadcast(self) -> None:
-        for ws, (token, lang) in list(self.sockets.items()):
-            await self.send(ws, self.room.payload(token, lang))
-
-    async def choose(self, token: str, option, version) -> None:
-        async with self.lock:
-            room = self.room
-            room.seat(token)  # a wrong token is refused before anything else is looked at
-            await asyncio.to_thread(room.choose, token, option, version)
-        await self.broadcast()
 
 
 def create_app(room: Room) -> Starlette:
@@ -135,26 +114,39 @@ def create_app(room: Room) -> Starlette:
 
     async def api_view(request):
         try:
-            return JSONResponse(room.payload(request.path_params["token"], _lang(request, room)))
+            out = JSONResponse(room.payload(request.path_params["token"], _lang(request, room)))
+            hub.kick()
+            return out
         except Refused as e:
             return _refusal(e)
 
     async def api_choose(request):
         token = request.path_params["token"]
         try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return _refusal(Refused("the request is not JSON: send {\"option\": ID, \"version\": N}", 400))
-        if not isinstance(body, dict):
-            return _refusal(Refused("send a JSON object {\"option\": ID, \"version\": N}", 400))
+            if not guard.origin_ok(request.headers):
+                raise guard.Rejected("this request comes from a page of another site", 403)
+            body = await guard.read_body(request)  # bounded in size and depth before it is parsed
+        except guard.Rejected as e:
+            return _refusal(Refused(str(e), e.status))
         try:
             await hub.choose(token, body.get("option"), body.get("version"))
             return JSONResponse(room.payload(token, _lang(request, room)))
         except Refused as e:
             return _refusal(e)
 
+    async def api_history(request):
+        """Every event the seat may read, and where its last decision was (the page's whole history)."""
+        try:
+            s = seat_or_refuse(request.path_params["token"], ("player", "spectator"))
+            view = room.state.view(s.index)
+            return JSONResponse(history(view, room.text(_lang(request, room))))
+        except Refused as e:
+            return _refusal(e)
+
     async def api_save(request):
         try:
+            if not guard.origin_ok(request.headers):
+                raise Refused("this request comes from a page of another site", 403)
             seat_or_refuse(request.path_params["token"], ("host",))
             async with hub.lock:
                 path = await asyncio.to_thread(room.save)
@@ -168,8 +160,8 @@ def create_app(room: Room) -> Starlette:
             q = request.query_params
             seat = q.get("seat", "")
             step = q.get("step", "")
-            seat_i = None if seat in ("", "spectator") else int(seat) if seat.isdigit() else seat
-            step_i = int(step) if step.isdigit() else None if step == "" else step
+            seat_i = None if seat in ("", "spectator") else int(seat) if seat.isdigit() and len(seat) < 7 else seat
+            step_i = int(step) if step.isdigit() and len(step) < 10 else None if step == "" else step
             async with hub.lock:
                 rep = room_replay(room)
             out = rep.payload(rep.steps if step_i is None else step_i, seat_i, room.text(_lang(request, room)))
@@ -190,6 +182,8 @@ def create_app(room: Room) -> Starlette:
         lang = _lang(ws, room)
         await ws.accept()
         try:
+            if not guard.origin_ok(ws.headers):  # a page of another site holding a seat link
+                raise Refused("this connection comes from a page of another site", 403)
             room.seat(token)
         except Refused as e:
             await hub.send(ws, {"type": "refused", "message": str(e)})
@@ -197,16 +191,17 @@ def create_app(room: Room) -> Starlette:
             return
         hub.sockets[ws] = (token, lang)
         await hub.send(ws, room.payload(token, lang))
+        hub.kick()  # (a lone Pass waiting since the table was made)
         try:
             while True:
-                raw = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
                 try:
-                    msg = json.loads(raw)
-                    if not isinstance(msg, dict) or msg.get("type") != "choose":
-                        raise Refused('send {"type": "choose", "option": ID, "version": N}', 400)
-                    await hub.choose(token, msg.get("option"), msg.get("version"))
-                except json.JSONDecodeError:
-                    await hub.send(ws, {"type": "refused", "message": "the message is not JSON"})
+                    msg = guard.parse_message(frame.get("text"))  # None: a binary frame
+                    await hub.handle(token, msg)
+                except guard.Rejected as e:
+                    await hub.send(ws, {"type": "refused", "message": str(e)})
                 except Refused as e:
                     await hub.send(ws, {"type": "refused", "message": str(e)})
         except WebSocketDisconnect:
@@ -223,6 +218,7 @@ def create_app(room: Room) -> Starlette:
         Route("/api/view/{token}", api_view),
         Route("/api/choose/{token}", api_choose, methods=["POST"]),
         Route("/api/save/{token}", api_save, methods=["POST"]),
+        Route("/api/history/{token}", api_history),
         Route("/api/replay/{token}", api_replay),
         Route("/cards/{lang}/{card}.svg", card),
         WebSocketRoute("/ws/{token}", ws_endpoint),

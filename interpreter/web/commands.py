@@ -37,7 +37,8 @@ def build_room(args):
         loaded = read_save(args.load)
         game, st = loaded.game, loaded.state
         seed = st.seed
-        seats = parse_seats(args.seats, st.n) if args.seats else list(loaded.seats or parse_seats(None, st.n))
+        seats = parse_seats(args.seats, st.n) if args.seats else [
+            s or "random" for s in loaded.seats or parse_seats(None, st.n)]  # null: a plug-in seat
         lang = args.lang or loaded.lang or "en"
     else:
         game = load(args.ruleset, args.variant)
@@ -48,7 +49,8 @@ def build_room(args):
         seats = parse_seats(args.seats, st.n)
         lang = args.lang or "en"
     require_language(game.path, lang)
-    return Room(game, st, seats, seed, lang, args.save or args.load or f"{game.ruleset.id}.save.json")
+    return Room(game, st, seats, seed, lang, args.save or args.load or f"{game.ruleset.id}.save.json",
+                autopass=getattr(args, "autopass", True))
 
 
 def cmd_serve(args) -> int:
@@ -107,4 +109,6 @@ def register(sub) -> None:
     s.add_argument("--lang", type=lang_code, help="any language the ruleset has text in (default: the save's, or en)")
     s.add_argument("--load", help="resume a save of grimoire play or serve")
     s.add_argument("--save", help="where Save and stopping write the game (default: RULESET.save.json)")
+    s.add_argument("--no-autopass", dest="autopass", action="store_false",
+                   help="seats start with their lone-Pass answer off (each page can turn it on)")
     s.set_defaults(fn=cmd_serve)

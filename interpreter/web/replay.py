@@ -9,6 +9,7 @@ other names or rules) is refused rather than shown wrong.
 
 from __future__ import annotations
 
+from .guard import short
 from .room import Refused, seat_payload
 
 
@@ -37,10 +38,10 @@ class Replay:
     def payload(self, step: int, seat: int | None, text) -> dict:
         """The table of `seat` (None: the public view) after `step` decisions."""
         if not isinstance(step, int) or not 0 <= step <= self.steps:
-            raise Refused(f"no step {step!r}: this replay has steps 0 to {self.steps}", 400)
+            raise Refused(f"no step {short(step)}: this replay has steps 0 to {self.steps}", 400)
         st = self.states[step]
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < st.n):
-            raise Refused(f"no seat {seat!r}: this game has seats 1 to {st.n}", 400)
+            raise Refused(f"no seat {short(seat)}: this game has seats 1 to {st.n}", 400)
         out = seat_payload(self.game.program, st, seat, text, step, role="replay")
         out["decision"] = None  # a replay shows the table; nobody decides in it
         out["step"], out["steps"] = step, self.steps

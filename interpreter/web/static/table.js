@@ -18,10 +18,38 @@ var Grimoire = (function () {
     return e;
   }
 
+  var wholeHistory = false;  // the seat asked for every event, not only the last ones
+  var rules = {};  // "kind:id" -> {name, text}: the rules text of everything this seat sees
+
+  function explain(key, face) {
+    // the rules of one item, large: its name, its text, and for a card its face
+    var z = document.getElementById("zoom"), r = rules[key] || {name: key, text: ""};
+    z.innerHTML = "";
+    var box = el("div", {id: "rule", cls: "rule", "data-rule": key}, el("h3", {text: r.name}));
+    if (face) box.appendChild(el("img", {src: "/cards/" + lang + "/" + face + ".svg", alt: r.name}));
+    box.appendChild(el("p", {cls: "rule-text", text: r.text || labels.no_text || ""}));
+    box.appendChild(el("button", {cls: "close", text: labels.close || "×"}));
+    z.appendChild(box);
+    z.hidden = false;
+    z.onclick = function () { z.hidden = true; };
+  }
+
+  function ruled(e, key) {
+    // an item that shows its rules: the text on hover, the whole of it on a click
+    var r = rules[key];
+    if (!r) return e;
+    e.dataset.rule = key;
+    e.title = r.text ? r.name + ": " + r.text : r.name;
+    e.classList.add("ruled");
+    e.onclick = function (ev) { ev.stopPropagation(); explain(key, key.slice(0, 5) === "card:" ? key.slice(5) : null); };
+    return e;
+  }
+
   function zoom(card) {
+    if (card.id) { explain("card:" + card.id, card.id); return; }
     var z = document.getElementById("zoom");
     z.innerHTML = "";
-    z.appendChild(el("img", {src: "/cards/" + lang + "/" + (card.id || "hidden") + ".svg", alt: card.name}));
+    z.appendChild(el("img", {src: "/cards/" + lang + "/hidden.svg", alt: card.name}));
     z.hidden = false;
     z.onclick = function () { z.hidden = true; };
   }
@@ -29,37 +57,42 @@ var Grimoire = (function () {
   function chip(c) {
     var s = el("span", {cls: "card" + (c.id ? "" : " hidden"), text: c.id ? c.name : "?", title: c.name,
                         "data-card": c.id || "hidden"});
-    if (c.id) s.onclick = function () { zoom(c); };
+    if (c.id) { ruled(s, "card:" + c.id); s.onclick = function (ev) { ev.stopPropagation(); zoom(c); }; }
     return s;
   }
 
   function face(c) {
     var img = el("img", {cls: "face" + (c.id ? "" : " hidden"), src: "/cards/" + lang + "/" + (c.id || "hidden") + ".svg",
                          alt: c.name, title: c.name, "data-card": c.id || "hidden"});
-    img.onclick = function () { zoom(c); };
+    if (c.id) ruled(img, "card:" + c.id);
+    img.onclick = function (ev) { ev.stopPropagation(); zoom(c); };
     return img;
   }
 
   function stats(box, into, faces) {
     (box.counters || []).forEach(function (c) {
-      into.appendChild(el("span", {cls: "counter", "data-counter": c.id, "data-value": c.value},
-        el("span", {cls: "label", text: c.label}), el("b", {text: String(c.value)})));
+      into.appendChild(ruled(el("span", {cls: "counter", "data-counter": c.id, "data-value": c.value},
+        el("span", {cls: "label", text: c.label}), el("b", {text: String(c.value)})), "counter:" + c.id));
     });
     (box.tracks || []).forEach(function (t) {
+      // the number first, then how far it may go: a bar alone does not read as a number
       var m = el("meter", {min: t.min, max: t.max, value: t.value});
-      into.appendChild(el("span", {cls: "track", "data-counter": t.id, "data-value": t.value},
-        el("span", {cls: "label", text: t.label}), m, el("b", {text: String(t.value)})));
+      into.appendChild(ruled(el("span", {cls: "track", "data-counter": t.id, "data-value": t.value},
+        el("span", {cls: "label", text: t.label}), el("b", {text: String(t.value)}),
+        el("span", {cls: "of", text: t.min === 0 ? "/" + t.max : " (" + t.min + "…" + t.max + ")"}), m),
+        "counter:" + t.id));
     });
     (box.flags || []).forEach(function (f) {
-      into.appendChild(el("span", {cls: "flag", "data-counter": f.id, "data-value": f.value, text: f.label}));
+      into.appendChild(ruled(el("span", {cls: "flag", "data-counter": f.id, "data-value": f.value, text: f.label}),
+                             "counter:" + f.id));
     });
     (box.sizes || []).forEach(function (s) {
-      into.appendChild(el("span", {cls: "size", "data-size": s.id, "data-value": s.value},
-        el("span", {cls: "label", text: s.label}), el("b", {text: String(s.value)})));
+      into.appendChild(ruled(el("span", {cls: "size", "data-size": s.id, "data-value": s.value},
+        el("span", {cls: "label", text: s.label}), el("b", {text: String(s.value)})), "zone:" + s.id));
     });
     (box.zones || []).forEach(function (z) {
       var row = el("div", {cls: "zone" + (z.cards.length ? "" : " empty"), "data-zone": z.id},
-        el("span", {cls: "label", text: z.label}));
+        ruled(el("span", {cls: "label", text: z.label}), "zone:" + z.id));
       var cards = el("span", {cls: faces ? "faces" : "cards"});
       z.cards.forEach(function (c) { cards.appendChild(faces ? face(c) : chip(c)); });
       if (!z.cards.length) cards.appendChild(el("span", {cls: "none", text: "—"}));
@@ -75,9 +108,11 @@ var Grimoire = (function () {
 
   function draw(p, send) {
     var m = p.model, L = m.labels, root = document.getElementById("table");
+    rules = p.rules || {};
     body.dataset.version = p.version;
     body.dataset.role = p.role;
     body.dataset.seat = m.you || "";
+    body.dataset.index = p.seat === undefined ? "" : p.seat;
     var head = document.getElementById("head");
     head.innerHTML = "";
     head.appendChild(el("span", {cls: "title", text: m.title}));
@@ -86,6 +121,11 @@ var Grimoire = (function () {
     var status = m.over ? L.over + ": " + m.result
       : p.decision ? p.decision.prompt : m.waiting_label ? L.waiting + " " + m.waiting_label : "";
     head.appendChild(el("span", {id: "status", cls: m.over ? "over" : p.decision ? "yours" : "", text: status}));
+    if (p.autopass !== undefined && send.settings) head.appendChild(autopassBox(p, send));
+    if (p.chat && send.settings) chat(p, send);
+    if (p.role === "player" && send.settings) head.appendChild(takebackBar(p, send));
+    // whose turn it is, in the tab's title too (a seat waiting in another tab sees its turn come)
+    document.title = (p.decision && !p.decision.auto ? "▶ " + (labels.your_turn || "") + " · " : "") + m.title;
     root.innerHTML = "";
     var board = panel("board", L.board);
     board.id = "board";
@@ -93,7 +133,7 @@ var Grimoire = (function () {
       var group = el("div", {cls: "group", "data-group": g.id}, el("h3", {text: g.label}));
       g.boxes.forEach(function (b) {
         var box = el("div", {cls: "box", "data-location": b.location || ""});
-        if (b.location) box.appendChild(el("h4", {text: b.label}));
+        if (b.location) box.appendChild(ruled(el("h4", {text: b.label}), "location:" + b.location));
         if (b.here.length) box.appendChild(el("div", {cls: "here", text: "⚑ " + b.here.join(", ")}));
         group.appendChild(stats(b, box));
       });
@@ -104,8 +144,9 @@ var Grimoire = (function () {
     m.players.forEach(function (pl) {
       var row = el("div", {cls: "player" + (pl.you ? " you" : "") + (pl.deciding ? " deciding" : ""),
                            "data-player": pl.id},
-        el("h4", {text: (pl.deciding ? "▶ " : "") + pl.label + (pl.you ? " (" + L.you + ")" : "")}));
-      if (pl.at_label) row.appendChild(el("div", {cls: "at", "data-at": pl.at, text: "⚑ " + pl.at_label}));
+        ruled(el("h4", {text: (pl.deciding ? "▶ " : "") + pl.label + (pl.you ? " (" + L.you + ")" : "")}), "card:" + pl.id));
+      if (pl.at_label) row.appendChild(ruled(el("div", {cls: "at", "data-at": pl.at, text: "⚑ " + pl.at_label}),
+                                             "location:" + pl.at));
       players.appendChild(stats(pl, row));
     });
     var left = el("div", {cls: "col main"}, board);
@@ -121,6 +162,8 @@ var Grimoire = (function () {
       var opts = el("div", {cls: "options"});
       p.decision.options.forEach(function (o) {
         var b = el("button", {cls: "option", text: o.label, "data-option": o.id});
+        var act = rules["action:" + o.id.split(":")[0]];
+        if (act && act.text) b.title = act.text;
         b.onclick = function () {
           document.querySelectorAll("button.option").forEach(function (x) { x.disabled = true; });
           send(o.id, p.version);
@@ -128,17 +171,115 @@ var Grimoire = (function () {
         opts.appendChild(b);
       });
       dec.appendChild(opts);
+      if (p.decision.auto) dec.appendChild(el("p", {cls: "auto-note", text: labels.auto || ""}));
+      var helps = p.decision.options.map(function (o) { return "action:" + o.id.split(":")[0]; })
+        .filter(function (k, i, a) { return rules[k] && rules[k].text && a.indexOf(k) === i; });
+      if (helps.length) {  // what each option does, on request
+        var more = el("details", {cls: "option-rules"}, el("summary", {text: labels.rules || "?"}));
+        helps.forEach(function (k) {
+          more.appendChild(el("p", {"data-rule": k}, el("b", {text: rules[k].name + ": "}),
+                              document.createTextNode(rules[k].text)));
+        });
+        dec.appendChild(more);
+      }
       left.insertBefore(dec, left.firstChild);
     }
     var ev = panel("events", L.events);
     ev.id = "events";
-    var ol = el("ol", {start: Math.max(1, m.log_total - m.log.length + 1)});
-    m.log.forEach(function (line) { ol.appendChild(el("li", {text: line})); });
-    ev.appendChild(ol);
+    ev.appendChild(events(m.log, Math.max(1, m.log_total - m.log.length + 1), m.since));
+    if (m.log_total > m.log.length && send.history) {
+      var all = el("button", {id: "whole-history", cls: "small", text: labels.history || "…"});
+      all.onclick = function () { wholeHistory = true; send.history(ev); };
+      ev.appendChild(all);
+    }
     right.appendChild(ev);
+    if (wholeHistory && send.history) send.history(ev);
+    if (m.notes && m.notes.length) right.appendChild(notesPanel(m.notes));
     root.appendChild(left);
     root.appendChild(right);
-    ol.scrollTop = ol.scrollHeight;  // the newest event in sight
+    var ol = ev.querySelector("ol");
+    var mark = ol.querySelector("li.since");
+    ol.scrollTop = mark ? mark.offsetTop - ol.offsetTop - 24 : ol.scrollHeight;  // what happened since your move
+  }
+
+  function events(lines, first, since) {
+    // the events, numbered from `first`; a line marks where this seat last decided
+    var ol = el("ol", {start: first});
+    lines.forEach(function (line, i) {
+      var li = el("li", {text: line});
+      if (since && first + i === since + 1) { li.className = "since"; li.dataset.since = labels.since || ""; }
+      ol.appendChild(li);
+    });
+    return ol;
+  }
+
+  function notesPanel(notes) {
+    // what this seat has learned of the others, from its own view and log
+    var pan = el("section", {id: "notes", cls: "panel notes"}, el("h2", {text: labels.notes || ""}));
+    notes.forEach(function (n) {
+      var row = el("div", {cls: "note", "data-player": n.id}, el("h4", {text: n.label}));
+      n.zones.forEach(function (z) {
+        var cards = el("span", {cls: "cards"});
+        z.cards.forEach(function (c) { cards.appendChild(chip(c)); });
+        row.appendChild(el("div", {cls: "zone", "data-zone": z.zone}, el("span", {cls: "label", text: z.label}), cards));
+      });
+      if (n.log.length) {
+        var heard = el("ul", {cls: "heard"});
+        n.log.forEach(function (line) { heard.appendChild(el("li", {text: line})); });
+        row.appendChild(el("div", {cls: "label", text: labels.heard || ""}));
+        row.appendChild(heard);
+      }
+      pan.appendChild(row);
+    });
+    return pan;
+  }
+
+  function chat(p, send) {
+    // the table's chat: outside the redrawn table, so a line being typed is kept
+    var box = document.getElementById("chat"), ol = document.getElementById("chat-lines");
+    if (!box) return;
+    box.hidden = false;
+    document.getElementById("chat-title").textContent = labels.chat || "";
+    ol.innerHTML = "";
+    p.chat.forEach(function (c) {
+      ol.appendChild(el("li", {"data-seat": c.seat}, el("b", {text: c.from + ": "}), document.createTextNode(c.text)));
+    });
+    ol.scrollTop = ol.scrollHeight;
+    var form = document.getElementById("chat-form"), input = document.getElementById("chat-text");
+    document.getElementById("chat-send").textContent = labels.send || ">";
+    form.hidden = p.role !== "player";
+    form.onsubmit = function (ev) {
+      ev.preventDefault();
+      if (input.value.trim()) send.settings({type: "chat", text: input.value});
+      input.value = "";
+    };
+  }
+
+  function takebackBar(p, send) {
+    // ask to take back one's last move; or, when another player asks, accept or refuse
+    var bar = el("span", {id: "takeback", cls: "takeback"}), req = p.takeback, me = Number(body.dataset.index);
+    if (!req) {
+      var ask = el("button", {id: "takeback-ask", cls: "small", text: labels.takeback || "↶"});
+      ask.onclick = function () { send.settings({type: "takeback"}); };
+      bar.appendChild(ask);
+    } else {
+      bar.appendChild(el("span", {cls: "asks", text: req.from + " " + (labels.takeback_asks || "")}));
+      if (req.seat !== me && req.accepted.indexOf(me) < 0) {
+        [["takeback-accept", true, labels.accept], ["takeback-refuse", false, labels.refuse]].forEach(function (a) {
+          var b = el("button", {id: a[0], cls: "small", text: a[2] || String(a[1])});
+          b.onclick = function () { send.settings({type: "takeback", accept: a[1]}); };
+          bar.appendChild(b);
+        });
+      }
+    }
+    return bar;
+  }
+
+  function autopassBox(p, send) {
+    var box = el("input", {type: "checkbox", id: "autopass", checked: !!p.autopass});
+    box.onchange = function () { send.settings({type: "autopass", on: box.checked}); };
+    return el("label", {cls: "autopass", title: labels.autopass || ""}, box,
+              el("span", {text: labels.autopass || ""}));
   }
 
   function banner(text) {
@@ -153,6 +294,17 @@ var Grimoire = (function () {
     function send(option, version) {
       ws.send(JSON.stringify({type: "choose", option: option, version: version}));
     }
+    send.settings = function (msg) { ws.send(JSON.stringify(msg)); };
+    send.history = function (panel) {
+      fetch("/api/history/" + token + "?lang=" + lang).then(function (r) { return r.json(); }).then(function (h) {
+        var old = panel.querySelector("ol");
+        var ol = events(h.log, 1, h.since);
+        ol.classList.add("whole");
+        panel.replaceChild(ol, old);
+        var mark = ol.querySelector("li.since");
+        ol.scrollTop = mark ? mark.offsetTop - ol.offsetTop - 24 : ol.scrollHeight;
+      });
+    };
     function connect() {
       var proto = location.protocol === "https:" ? "wss://" : "ws://";
       ws = new WebSocket(proto + location.host + "/ws/" + token + "?lang=" + lang);

@@ -1,0 +1,87 @@
+"""What validate, simulate, diff, explain and test print, in the command line's language, and
+`validate --strict` failing on what `i18n check` reports."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from interpreter.cli import main
+from interpreter.game import RULESETS
+
+
+def _broken_polish(tmp_path):
+    root = tmp_path / "castle_of_the_devil"
+    shutil.copytree(RULESETS / "castle_of_the_devil", root, ignore=shutil.ignore_patterns("scenarios", "variants"))
+    pl = root / "locales" / "pl.yaml"
+    s = pl.read_text(encoding="utf-8")
+    s = s.replace('  card-whip: "Bicz"\n', "", 1)
+    s = s.replace("\nmessages:\n", '\nmessages:\n  zone-nowhere: "Nigdzie"\n', 1)
+    pl.write_text(s, encoding="utf-8")
+    return root
+
+
+def test_validate_strict_fails_on_what_i18n_check_reports(tmp_path, capsys):
+    root = _broken_polish(tmp_path)
+    assert main(["i18n", "check", str(root), "--lang", "pl", "--no-engine"]) == 1
+    check = capsys.readouterr().err
+    assert "missing 'card-whip'" in check and "extra 'zone-nowhere'" in check
+    assert main(["validate", str(root)]) == 0                       # a warning: English fills in
+    out = capsys.readouterr()
+    assert "missing 'card-whip'" in out.err and "extra 'zone-nowhere'" in out.err
+    assert "3 warnings (an error with --strict)" in out.err and out.out.startswith("ok: castle_of_the_devil")
+    assert main(["validate", str(root), "--strict"]) == 1
+    err = capsys.readouterr().err
+    assert ": error: missing 'card-whip'" in err and err.rstrip().endswith("3 errors")
+
+
+@pytest.mark.parametrize("lang,warn,count,ok", [
+    ("ru", ": предупреждение: extra 'zone-nowhere'", "3 предупреждения (с --strict — ошибки)",
+     "ок: castle_of_the_devil 1.0: карт: 60, видов карт: 40"),
+    ("pl", ": ostrzeżenie: extra 'zone-nowhere'", "3 ostrzeżenia (z --strict: błędy)",
+     "ok: castle_of_the_devil 1.0: karty: 60, rodzaje kart: 40"),
+    ("pt", ": aviso: extra 'zone-nowhere'", "3 avisos (erros com --strict)",
+     "ok: castle_of_the_devil 1.0: cartas: 60, tipos de carta: 40"),
+])
+def test_validate_speaks_the_command_line_language(tmp_path, capsys, lang, warn, count, ok):
+    root = _broken_polish(tmp_path)
+    assert main(["--lang", lang, "validate", str(root)]) == 0
+    out = capsys.readouterr()
+    assert warn in out.err and count in out.err and out.out.startswith(ok)
+
+
+@pytest.mark.parametrize("lang,one", [("ru", "1 ошибка"), ("pl", "1 błąd"), ("pt", "1 erro")])
+def test_validate_error_count_and_severity_localized(tmp_path, capsys, lang, one):
+    root = tmp_path / "high_tide"
+    shutil.copytree(RULESETS / "high_tide", root)
+    rs = root / "ruleset.yaml"
+    rs.write_text(rs.read_text(encoding="utf-8").replace("goal: 12", "goal: twelve"), encoding="utf-8")
+    assert main(["--lang", lang, "validate", str(root)]) == 1
+    err = capsys.readouterr().err
+    word = {"ru": "ошибка", "pl": "błąd", "pt": "erro"}[lang]
+    assert f": {word}: " in err and err.rstrip().endswith(one)
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("ru", ["сторона", "доля побед", "Братство Правдивой лжи", "Орден Открытых секретов", "по местам:",
+            "концовки: ", "записано: "]),
+    ("pl", ["strona", "odsetek wygranych", "Bractwo Prawdziwego Kłamstwa", "Zakon Jawnych Tajemnic",
+            "według miejsc:", "zakończenia: ", "zapisano: "]),
+    ("pt", ["lado", "taxa de vitórias", "Irmandade da Mentira Verdadeira", "Ordem dos Segredos Revelados",
+            "por lugar:", "finais: ", "escrito: "]),
+])
+def test_simulate_speaks_the_language_and_names_sides_and_ends(tmp_path, capsys, lang, words):
+    """No raw id (`brotherhood`, `society_lost`): sides and end reasons by the ruleset's locale."""
+    from interpreter.game import load
+    from interpreter.i18n import Text
+    assert main(["--lang", lang, "simulate", "castle_of_the_devil", "--games", "3", "--jobs", "1",
+                 "--out", str(tmp_path / "sim")]) == 0
+    out = capsys.readouterr().out
+    flat = " ".join(out.split())
+    for w in words:
+        assert w in flat, (w, out)
+    for raw in ("brotherhood", "society_lost", "society_won", "loge_won_alone", " order "):
+        assert raw not in flat, (raw, out)
+    text = Text(load(RULESETS / "castle_of_the_devil").program, lang)
+    assert any(text.end_reason(r) in flat for r in ("society_lost", "society_won", "loge_won_alone"))
