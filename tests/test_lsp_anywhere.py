@@ -98,6 +98,11 @@ async def _session(work: Path, steps):
         diagnostics[params.uri] = params.diagnostics
         arrived.set()
 
+    @client.feature(types.WINDOW_LOG_MESSAGE)
+    def on_log(params: types.LogMessageParams):
+        diagnostics.setdefault("log", []).append(params.message)
+        arrived.set()
+
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     await client.start_io(sys.executable, "-m", "interpreter.cli", "lsp", cwd=str(work), env=env)
     await client.initialize_async(types.InitializeParams(
@@ -133,6 +138,12 @@ def test_a_variant_and_its_scenario_in_a_house_rules_folder(tmp_path):
         out["scenario_failing"], out["failing_at"] = await ed.show(scenario, failing), _at(failing, "has(hand(gundla)")
         wrong = SCENARIO.replace("  - has(hand(gundla), key)", "  - has(hand(gundla), kee)")
         out["scenario_wrong"], out["wrong_at"] = await ed.show(scenario, wrong), _at(wrong, "kee)")
+        other = rules / "notes.yaml"             # no ruleset's file: said so, not silent
+        ed.client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+            uri=other.as_uri(), language_id="yaml", version=1, text="shopping: [milk]\n")))
+        while not any("notes.yaml is not a file of a ruleset" in m for m in ed.diagnostics.get("log", [])):
+            ed.arrived.clear()
+            await asyncio.wait_for(ed.arrived.wait(), 60)
         refused = SCENARIO.replace('choose: "trade:gundla,key"}', 'choose: "trade:gundla,goblet"}')
         out["scenario_when"], out["when_at"] = await ed.show(scenario, refused), _at(refused, "{player: marie, choose: "
                                                                                      '"trade:gundla,goblet"')

@@ -65,6 +65,7 @@ def build_server():
     server = LanguageServer("grimoire-lsp", "0.1.0")
     names: dict[Path, object] = {}       # ruleset folder (or file outside one) -> its last Names that compiled
     published: dict[Path, set] = {}      # the same keys -> files given diagnostics last time
+    told: set[Path] = set()              # YAML files said to be no ruleset's
 
     def buffers() -> dict[Path, str]:
         return {_path(uri): doc.source for uri, doc in server.workspace.text_documents.items()}
@@ -82,6 +83,11 @@ def build_server():
         file = _path(uri)
         root = key_of(file)
         if root is None:
+            if file.suffix in (".yaml", ".yml") and file not in told:   # say so, once, not silently
+                told.add(file)
+                server.window_log_message(types.LogMessageParams(type=types.MessageType.Info, message=(
+                    f"grimoire lsp: {file.name} is not a file of a ruleset (not in a folder with ruleset.yaml, "
+                    "and no variant: with base:, nor a scenario's ruleset: it can find): nothing to check")))
             return
         problems, found = check(file, buffers())
         if found is not None:
