@@ -20,7 +20,7 @@ class ScenarioFile(pytest.File):
 class ScenarioItem(pytest.Item):
     def runtest(self):
         from interpreter.errors import RulesetError, format_problems
-        from interpreter.scenario import run_scenario
+        from interpreter.scenarios.run import run_scenario
         try:
             out = run_scenario(self.path)
         except RulesetError as e:

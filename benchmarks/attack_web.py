@@ -63,8 +63,8 @@ def attack(messages: int = 200, seed: int = 25, interpreter: str | None = None) 
     from starlette.testclient import TestClient
 
     from interpreter.game import RULESETS, load
-    from interpreter.web.app import create_app
-    from interpreter.web.room import Room
+    from interpreter.tabletop.web.app import create_app
+    from interpreter.tabletop.web.room import Room
 
     game = load(RULESETS / "high_tide")
     room = Room(game, game.new_game(seed=1, players=2), ["human", "human"], 1, "en", None)

@@ -40,8 +40,8 @@ def serve(args) -> None:
     from starlette.routing import Mount
 
     from interpreter.game import load
-    from interpreter.web.app import create_app
-    from interpreter.web.room import Room
+    from interpreter.tabletop.web.app import create_app
+    from interpreter.tabletop.web.room import Room
     game = load(args.ruleset)
     # (every seat clicks every decision, lone Passes too: one push per click, as the driver expects)
     rooms = [Room(game, game.new_game(seed=i, players=args.seats), ["human"] * args.seats, i, "en",

@@ -38,8 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # modules that add subcommands: each has register(subparsers)
-_EXTRA_COMMANDS = ["interpreter.overlay_commands", "interpreter.sim.commands", "interpreter.i18n_commands",
-                   "interpreter.commands.tune", "interpreter.authoring.lsp", "interpreter.web.commands"]
+_EXTRA_COMMANDS = ["interpreter.commands.variants", "interpreter.commands.simulate", "interpreter.commands.i18n_cli",
+                   "interpreter.commands.tune", "interpreter.authoring.lsp", "interpreter.commands.serve"]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,13 +15,13 @@ from .engine.state import State
 from .engine.table import Table
 from .errors import Collector, Loc, Problem, RulesetError
 from .files import shipped_data
-from .load import load_ruleset_files
-from .model import Ruleset, build_ruleset
-from .overlay import apply_variants, load_variant
+from .frontend.includes import load_ruleset_files
+from .frontend.model import Ruleset, build_ruleset
+from .frontend.validate import validate_ruleset_docs
 from .program import Program
 from .tabletop.spec import table_problems
-from .validate import validate_ruleset_docs
-from .variant_blame import headlines
+from .variants.blame import headlines
+from .variants.overlay import apply_variants, load_variant
 
 RULESETS = shipped_data("rulesets")
 
@@ -102,7 +102,7 @@ def load(path: str | Path, variants: list | None = None) -> Game:
     schema = validate_ruleset_docs(docs)
     errs.extend(schema)
     if schema:  # the effect errors too, where the documents can still be compiled
-        from .effect_recovery import effect_problems
+        from .program.recovery import effect_problems
         errs.extend(effect_problems(docs, str(root), schema))
     errs.raise_if_any()
     t2 = time.perf_counter()
@@ -118,7 +118,7 @@ def load(path: str | Path, variants: list | None = None) -> Game:
     errs.extend(table_problems(prog))
     errs.problems[:0] = headlines(errs.problems, variant_docs, root)
     errs.raise_if_any()
-    from .lint import lint_problems
+    from .program.lint import lint_problems
     lint = lint_problems(prog)
     errs.extend([p for p in lint if p.severity != "warning"])
     errs.problems[:0] = headlines(errs.problems, variant_docs, root)

@@ -93,7 +93,7 @@ def read_save(path, load=None) -> LoadedSave:
 
 def parse_save(raw: bytes, file: str, load=None) -> LoadedSave:
     """Check and replay the bytes of a save file named `file` (see `read_save`)."""
-    from .json_source import json_doc
+    from .frontend.json_source import json_doc
     refuse = _refuse
     if len(raw) > MAX_SAVE_BYTES:
         raise refuse(Loc(file, 1, 1), f"the save file is over the limit of {MAX_SAVE_BYTES} bytes for a save")
@@ -113,7 +113,7 @@ def parse_save(raw: bytes, file: str, load=None) -> LoadedSave:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise refuse(doc.source.value(("format",) if isinstance(data, dict) else ()),
                      "not a Grimoire save file (format is not 'grimoire-save')")
-    from .validate import validate_doc
+    from .frontend.validate import validate_doc
     problems = validate_doc(doc, "save")
     if problems:
         first = problems[0]

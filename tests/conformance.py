@@ -129,6 +129,6 @@ def load_shipped(path):
 
 def load_shipped_variant(path, variant):
     """The ruleset with one of its variants (after the variants it requires)."""
-    from interpreter.load import load_yaml
+    from interpreter.frontend.yaml_source import load_yaml
     needs = (load_yaml(variant).data or {}).get("requires") or []
     return load(path, [str(variant.parent / f"{v}.yaml") for v in needs] + [str(variant)])

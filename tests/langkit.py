@@ -5,8 +5,8 @@ from __future__ import annotations
 from interpreter.effects.compile import CheckError, Compiler, Scope, Source
 from interpreter.engine.flow import run_sync
 from interpreter.errors import Collector
+from interpreter.frontend.yaml_source import Doc, load_yaml
 from interpreter.game import RULESETS, load
-from interpreter.load import Doc, load_yaml
 
 _game = None
 
@@ -79,7 +79,7 @@ __all__ = ["CheckError", "evaluate", "execute", "game", "problems", "state"]
 
 def raw_problems(src: str):
     """Like problems(), for any text at all (no YAML wrapping: positions are approximate)."""
-    from interpreter.load import SourceMap
+    from interpreter.frontend.source_map import SourceMap
     g = game()
     errs = Collector()
     comp = Compiler(g.program, errs)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
-from interpreter.aec_env import env
+from interpreter.bots.aec_env import env
 from interpreter.engine.rng import Rng
 
 RULESETS = [("rulesets/castle_of_the_devil", 4), ("rulesets/shadows_over_camelot", 3), ("rulesets/high_tide", 2)]

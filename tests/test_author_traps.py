@@ -247,7 +247,7 @@ def _scenario(tmp_path, source: Path, old: str, new: str) -> Path:
 
 
 def test_a_refused_answer_the_question_can_give_but_not_now_is_no_misspelling(tmp_path):
-    from interpreter.scenario import run_scenario
+    from interpreter.scenarios.run import run_scenario
     src = CASTLE / "scenarios" / "trade_black_pearl_no_decline.yaml"
     ok = _scenario(tmp_path, src, "  - {player: gundla, choose: decline}\nexpect_error: not a legal option\n",
                    "  - {player: gundla, choose: decline, refused: not a legal option}\n"
@@ -262,7 +262,7 @@ def test_a_refused_answer_the_question_can_give_but_not_now_is_no_misspelling(tm
 
 
 def test_an_end_id_written_bare_in_a_scenario_is_told_to_be_quoted(tmp_path):
-    from interpreter.scenario import run_scenario
+    from interpreter.scenarios.run import run_scenario
     p = tmp_path / "s.yaml"
     p.write_text("name: s\nruleset: shadows_over_camelot\nsetup: {players: 3, seed: 1}\nexpect:\n"
                  "  - \"end_reason == siege_fallen\"\n  - \"end_reason == round_table_wonn\"\n", encoding="utf-8")

@@ -9,7 +9,7 @@ import pytest
 
 from interpreter import cli
 from interpreter.commands import play as play_command
-from interpreter.sim import commands as sim_commands
+from interpreter.commands import simulate as sim_commands
 
 
 def run(capsys, *argv) -> tuple[int, str]:

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from langkit import raw_problems as problems
 
+from interpreter.frontend.includes import load_ruleset_files
 from interpreter.game import RULESETS
-from interpreter.load import load_ruleset_files
 
 SNIPPETS = []
 for d in sorted(RULESETS.iterdir()):

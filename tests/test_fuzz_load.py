@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter.errors import RulesetError
-from interpreter.load import load_ruleset_files, load_yaml
-from interpreter.validate import KINDS, validate_doc, validate_ruleset_docs
+from interpreter.frontend.includes import load_ruleset_files
+from interpreter.frontend.validate import KINDS, validate_doc, validate_ruleset_docs
+from interpreter.frontend.yaml_source import load_yaml
 
 VALID = Path(__file__).parent / "golden" / "valid_ruleset"
 SEEDS = {p.name: p.read_bytes() for p in sorted(VALID.glob("*.yaml"))}

@@ -15,8 +15,9 @@ import pytest
 
 from interpreter import errors
 from interpreter.errors import Problem, RulesetError, format_problems
-from interpreter.load import Doc, load_ruleset_files, load_yaml, require_mapping
-from interpreter.validate import schema_path, validate_doc, validate_ruleset_docs
+from interpreter.frontend.includes import load_ruleset_files
+from interpreter.frontend.validate import schema_path, validate_doc, validate_ruleset_docs
+from interpreter.frontend.yaml_source import Doc, load_yaml, require_mapping
 
 GOLDEN = Path(__file__).parent / "golden"
 NOT_INPUT = {"expected.txt", "generate.py", "README.md", "args.txt"}

@@ -7,9 +7,9 @@ import shutil
 import pytest
 
 from interpreter.cli import main
+from interpreter.commands.i18n_cli import parse_ftl_file, parse_po, to_ftl_file, to_po
 from interpreter.game import RULESETS
 from interpreter.i18n import locale_messages, locale_sources, pattern_hash
-from interpreter.i18n_commands import parse_ftl_file, parse_po, to_ftl_file, to_po
 
 NAMES = ["shadows_over_camelot", "castle_of_the_devil"]
 

@@ -7,10 +7,10 @@ import shutil
 from pathlib import Path
 
 from interpreter.cli import main
+from interpreter.frontend.yaml_source import load_yaml
 from interpreter.game import load
 from interpreter.i18n import Text
-from interpreter.languages import languages_of
-from interpreter.load import load_yaml
+from interpreter.i18n.languages import languages_of
 
 ROOT = Path(__file__).resolve().parent.parent
 # how many messages High Tide's English has (the count the checks report)

@@ -19,23 +19,19 @@ ROOT = Path(__file__).resolve().parent.parent
 # A module belongs to the layer of the longest prefix naming it.
 LAYERS: list[tuple[str, list[str]]] = [
     ("foundation", ["interpreter.errors", "interpreter.files"]),
-    ("front end", ["interpreter.load", "interpreter.validate", "interpreter.model", "interpreter.overlay",
-                   "interpreter.variant_checks", "interpreter.variant_texts", "interpreter.json_source",
-                   "interpreter.variant_schema", "interpreter.variant_blame"]),
+    ("front end", ["interpreter.frontend", "interpreter.variants"]),  # files -> checked data -> model
     ("runtime", ["interpreter.runtime"]),
     ("compiler", ["interpreter.effects"]),
-    ("program", ["interpreter.program"]),
+    ("program", ["interpreter.program"]),  # compiled rules, their lint, effect errors beside schema errors
     ("engine", ["interpreter.engine"]),
     ("table", ["interpreter.tabletop"]),  # what a seat sees: the table section, the model from a view
-    ("game", ["interpreter.game", "interpreter.effect_recovery", "interpreter.lint"]),
-    ("around the game", ["interpreter.bots", "interpreter.i18n", "interpreter.languages",
-                         "interpreter.variant_text_check", "interpreter.aec_env", "interpreter.tui",
-                         "interpreter.tui_help", "interpreter.render",
-                         "interpreter.locale_lint", "interpreter.saves"]),
-    ("scenarios", ["interpreter.scenario", "interpreter.scenario_checks"]),
+    ("game", ["interpreter.game"]),
+    ("around the game", ["interpreter.bots", "interpreter.i18n", "interpreter.render", "interpreter.saves",
+                         "interpreter.variants.text_check", "interpreter.tabletop.terminal"]),
+    ("scenarios", ["interpreter.scenarios"]),
     ("simulation", ["interpreter.sim"]),
-    ("commands", ["interpreter.commands", "interpreter.overlay_commands", "interpreter.i18n_commands",
-                  "interpreter.sim.commands", "interpreter.authoring", "interpreter.i18n_init", "interpreter.web"]),
+    ("commands", ["interpreter.commands", "interpreter.authoring", "interpreter.variants.variant_set",
+                  "interpreter.tabletop.web"]),
     ("cli", ["interpreter.cli"]),
     ("package", ["interpreter"]),  # interpreter/__init__.py: the public names, re-exported
 ]

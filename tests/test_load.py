@@ -1,4 +1,4 @@
-"""Tests for interpreter.load: plain data, positions, and located refusals of bad input."""
+"""Tests for interpreter.frontend: plain data, positions, and located refusals of bad input."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from interpreter.errors import Loc, RulesetError
-from interpreter.load import MAX_DEPTH, MAX_FILE_BYTES, load_ruleset_files, load_yaml
+from interpreter.frontend.includes import load_ruleset_files
+from interpreter.frontend.yaml_source import MAX_DEPTH, MAX_FILE_BYTES, load_yaml
 
 
 def load(text: str):

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
+from interpreter.commands.variants import rule_diff
 from interpreter.game import RULESETS
-from interpreter.overlay_commands import rule_diff
 
 HIGH_TIDE = str(RULESETS / "high_tide")
 BASE = "rulesets/high_tide/ruleset.yaml"

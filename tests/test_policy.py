@@ -14,8 +14,8 @@ from interpreter.bots.mcts import MctsBot
 from interpreter.bots.policy import PolicyBot, pick, softmax
 from interpreter.engine.rng import Rng
 from interpreter.errors import RulesetError
+from interpreter.frontend.yaml_source import load_yaml
 from interpreter.game import RULESETS, load
-from interpreter.load import load_yaml
 
 REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "bots.md"

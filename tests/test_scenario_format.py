@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.errors import RulesetError
-from interpreter.scenario import run_scenario, scenario_files
+from interpreter.scenarios.run import run_scenario, scenario_files
 
 ROOT = Path(__file__).resolve().parent.parent
 CASTLE = ROOT / "rulesets" / "castle_of_the_devil" / "scenarios"
@@ -123,7 +123,7 @@ def test_expect_reads_a_players_log_and_view(tmp_path):
 
 def test_fixed_dice_are_the_next_rolls_and_must_fit_the_die():
     from interpreter.engine.rng import Rng
-    from interpreter.scenario_checks import LoadedDice
+    from interpreter.scenarios.checks import LoadedDice
     d = LoadedDice(Rng(7).s, [3, 8])
     c = d.copy()
     assert [d.roll(8), d.roll(8)] == [3, 8] and c.roll(8) == 3  # a clone keeps its own queue

@@ -10,13 +10,13 @@ import pytest
 
 from interpreter.cli import main
 from interpreter.errors import RulesetError
+from interpreter.frontend.yaml_source import load_yaml
 from interpreter.game import RULESETS, load
 from interpreter.i18n import LANGS, Text
-from interpreter.load import load_yaml
 from interpreter.tabletop import decision_model, rules_of, table_model, table_spec
 from interpreter.tabletop.auto import lone_pass
 from interpreter.tabletop.spec import default_spec
-from interpreter.tui import HEIGHT, WIDTH, screen_lines, seat_screen
+from interpreter.tabletop.terminal import HEIGHT, WIDTH, screen_lines, seat_screen
 
 SHIPPED = ["high_tide", "shadows_over_camelot", "castle_of_the_devil"]
 
@@ -223,7 +223,7 @@ def test_the_terminal_answers_rules_history_and_notes_between_two_choices(monkey
 
     from rich.console import Console
 
-    from interpreter.tui import ask
+    from interpreter.tabletop.terminal import ask
     game = load(RULESETS / "shadows_over_camelot")
     st = game.new_game(seed=3, players=3)
     for _ in range(8):

@@ -1,4 +1,4 @@
-"""Tests for interpreter.validate and the schemas: messages, positions, order, cross-file ids."""
+"""Tests for interpreter.frontend.validate and the schemas: messages, positions, order, cross-file ids."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft7Validator
 
-from interpreter.load import Doc, load_yaml
-from interpreter.validate import (
+from interpreter.frontend.validate import (
     KINDS,
     SCHEMA_DIR,
     cross_file_problems,
@@ -19,6 +18,7 @@ from interpreter.validate import (
     validate_ruleset_docs,
     validator,
 )
+from interpreter.frontend.yaml_source import Doc, load_yaml
 
 SCHEMAS = ["defs", "ruleset", *KINDS, "locale", "variant", "scenario", "save"]
 

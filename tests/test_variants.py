@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from interpreter.authoring import merge_schema
-from interpreter.authoring.variant_set import plan, variant_problems
 from interpreter.errors import RulesetError
 from interpreter.game import load
+from interpreter.variants.variant_set import plan, variant_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,7 +58,7 @@ def test_a_patch_that_changes_nothing_is_an_error(tmp_path):
 
 
 def test_the_shipped_camelot_three_player_variant_now_changes_the_rules(tmp_path):
-    from interpreter.scenario import run_scenario
+    from interpreter.scenarios.run import run_scenario
     sc = ROOT / "rulesets" / "shadows_over_camelot" / "scenarios" / "no_three_brave_knights.yaml"
     assert run_scenario(sc).passed
     without = tmp_path / "shadows_over_camelot" / "scenarios" / "x.yaml"

@@ -13,10 +13,10 @@ from webkit import make_room, served
 from websockets.sync.client import connect
 
 from interpreter.cli import build_parser, main
-from interpreter.web.app import create_app
-from interpreter.web.commands import build_room
-from interpreter.web.replay import Replay
-from interpreter.web.room import seat_payload
+from interpreter.commands.serve import build_room
+from interpreter.tabletop.web.app import create_app
+from interpreter.tabletop.web.replay import Replay
+from interpreter.tabletop.web.room import seat_payload
 
 
 @pytest.fixture
@@ -162,7 +162,7 @@ def test_the_replay_steps_through_the_decisions_as_a_chosen_seat_saw_them(room):
 
 
 def test_a_replay_that_does_not_end_where_the_save_does_is_refused(room):
-    from interpreter.web.room import Refused
+    from interpreter.tabletop.web.room import Refused
     room.choose(room.player_token(room.state.current_player()), room.state.options()[0].id, 0)
     other = room.game.new_game(seed=99, players=2)
     with pytest.raises(Refused, match="does not end where the save does"):

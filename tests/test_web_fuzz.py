@@ -34,7 +34,7 @@ def test_the_lobby_refuses_foreign_pages_and_unbounded_bodies():
     cannot make tables, and a huge or deep body is refused before it is parsed."""
     from starlette.testclient import TestClient
 
-    from interpreter.web.lobby import create_lobby
+    from interpreter.tabletop.web.lobby import create_lobby
     client = TestClient(create_lobby("en"), base_url="http://127.0.0.1:8000")
     foreign = client.post("/api/tables", json={"ruleset": "high_tide", "players": 2},
                           headers={"Origin": "http://evil.example"})

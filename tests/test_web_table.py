@@ -247,7 +247,7 @@ def _deciders_of(game, seed, history) -> list[int]:
 def test_the_lobby_refuses_a_bad_table_and_changes_nothing():
     from starlette.testclient import TestClient
 
-    from interpreter.web.lobby import create_lobby
+    from interpreter.tabletop.web.lobby import create_lobby
     client = TestClient(create_lobby())
     gs = client.get("/api/games").json()
     assert {g["id"] for g in gs["games"]} >= {"high_tide", "castle_of_the_devil", "shadows_over_camelot"}
@@ -269,7 +269,7 @@ def test_the_lobby_refuses_a_bad_table_and_changes_nothing():
 
 
 def test_the_lobby_makes_a_table_of_each_shipped_game(browser):
-    from interpreter.web.lobby import create_lobby
+    from interpreter.tabletop.web.lobby import create_lobby
     port_app = create_lobby()
     import threading
 

@@ -33,7 +33,7 @@ def test_the_wheel_runs_every_shipped_ruleset_outside_the_checkout(tmp_path):
     work = tmp_path / "elsewhere"
     work.mkdir()
     out = _run([sys.executable, "-c", "import json, interpreter\n"
-                "from interpreter.game import RULESETS\nfrom interpreter.validate import SCHEMA_DIR\n"
+                "from interpreter.game import RULESETS\nfrom interpreter.frontend.validate import SCHEMA_DIR\n"
                 "print(json.dumps([interpreter.__file__, str(RULESETS), str(SCHEMA_DIR),"
                 " sorted(d.name for d in RULESETS.iterdir() if (d / 'ruleset.yaml').is_file())]))"], work, env)
     module, rulesets, schemas, names = json.loads(out)

@@ -17,8 +17,8 @@ import time
 import uvicorn
 
 from interpreter.game import load
-from interpreter.web.app import create_app
-from interpreter.web.room import Room
+from interpreter.tabletop.web.app import create_app
+from interpreter.tabletop.web.room import Room
 
 # Debian's packages (.ci/run installs them), found on PATH
 CHROMIUM, CHROMEDRIVER = shutil.which("chromium") or "chromium", shutil.which("chromedriver") or "chromedriver"

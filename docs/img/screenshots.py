@@ -21,7 +21,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from rich.console import Console  # noqa: E402
 from webkit import chrome, make_room, served, version, wait_for  # noqa: E402
 
-from interpreter.tui import HEIGHT, WIDTH, fit_events, render, seat_screen  # noqa: E402
+from interpreter.tabletop.terminal import HEIGHT, WIDTH, fit_events, render, seat_screen  # noqa: E402
 
 OUT = Path(__file__).resolve().parent
 SHOTS = [  # ruleset, players, seed, decisions, language, file stem

@@ -115,7 +115,7 @@ def _copy_folder(folder: Path, buffers: dict[Path, str], into: Path) -> Path:
 def _scenario_problems(here: Path):
     """A scenario compiled and run: its located mistakes (RulesetError), then each failure of a
     `when` decision or an `expect` (a warning: the file is well formed, the rules disagree)."""
-    from .. import scenario
+    from ..scenarios import run as scenario
     known = set(scenario._games)
     try:
         game = scenario.position(here).game
@@ -155,9 +155,9 @@ def check(file: Path, buffers: dict[Path, str]):
             else:
                 game = load(copy)
                 if kind == "locale":
+                    from ..frontend.validate import validate_doc
+                    from ..frontend.yaml_source import load_yaml
                     from ..i18n.check import check_locales
-                    from ..load import load_yaml
-                    from ..validate import validate_doc
                     problems = validate_doc(load_yaml(here), "locale") or [
                         p for p in check_locales(copy, [here.stem], game.program, engine=False)
                         if Path(p.loc.file).resolve() == here.resolve()]

@@ -161,7 +161,7 @@ def translate_parser(parser: argparse.ArgumentParser, lang: str) -> None:
 
 def localize(parser: argparse.ArgumentParser, lang: str) -> None:
     """Add the global --lang option and put the parser's help in `lang`."""
-    from ..languages import lang_code  # any language a ruleset has (de, pt-BR), not only the engine's
+    from ..i18n.languages import lang_code  # any language a ruleset has (de, pt-BR), not only the engine's
     parser.add_argument("--lang", dest="cli_lang", type=lang_code, default=lang,
                         help="the language of the command line and of the game (default: from LANG)")
     translate_parser(parser, lang)

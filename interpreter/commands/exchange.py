@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..errors import GrimoireError, Loc, Problem, RulesetError
 from ..files import write_atomic
+from ..frontend.yaml_source import MAX_FILE_BYTES
 from ..i18n.exchange import (
     ENGINE,
     _entry_problems,
@@ -20,10 +21,9 @@ from ..i18n.exchange import (
 )
 from ..i18n.fluent import pattern_hash
 from ..i18n.ftl import to_ftl_file
+from ..i18n.languages import CODE, languages_of
 from ..i18n.locales import locale_forms, locale_sources
 from ..i18n.po import to_po
-from ..languages import CODE, languages_of
-from ..load import MAX_FILE_BYTES
 from .i18n import _ruleset_dir, _ui, cli_text
 
 FILE_SUFFIXES = (".po", ".pot", ".ftl")

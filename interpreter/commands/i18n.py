@@ -70,12 +70,12 @@ def _engine_has(key: str) -> bool:
 
 def cmd_check(args) -> int:
     root = _ruleset_dir(args.ruleset)
-    from ..languages import languages_of
+    from ..i18n.languages import languages_of
     langs = args.lang or languages_of(root)  # the languages that exist
     prog, problems = _program(root, args.variant)
     problems = problems + check_locales(root, langs, prog, engine=not args.no_engine)
     if prog is not None and args.variant:
-        from ..variant_text_check import text_problems
+        from ..variants.text_check import text_problems
         problems += text_problems(prog, langs)
     if not args.no_engine and getattr(args, "parser", None) is not None:
         problems += _cli_warnings(args.parser, langs)
@@ -114,7 +114,7 @@ def cmd_stamp(args) -> int:
     """Record, for the given ids (or all translated ones), the hash of the current English."""
     from ..i18n.exchange import engine_folder
     from ..i18n.history import record_history
-    from ..languages import languages_of
+    from ..i18n.languages import languages_of
     root = _ruleset_dir(args.ruleset)
     folders = [root / "locales"] + ([engine_folder()] if getattr(args, "engine", False) else [])
     for folder in folders:

@@ -17,10 +17,10 @@ from ..engine.faults import EffectRuntimeError
 from ..engine.state import SPECTATOR
 from ..errors import GrimoireError, RulesetError
 from ..files import OutputError, check_writable, write_atomic
-from ..languages import lang_code
+from ..i18n.languages import lang_code
 from ..saves import read_save, write_save
 from ..tabletop.auto import lone_pass
-from ..tui import ask
+from ..tabletop.terminal import ask
 from .output import print_problems as _print_problems
 
 
@@ -123,7 +123,7 @@ def cmd_play(args) -> int:
             print(f"error: {game.ruleset.id} has no policy: section, so there is no {s} bot", file=sys.stderr)
             return 2
     if args.lang != "en":
-        from ..languages import require_language
+        from ..i18n.languages import require_language
         require_language(game.path, args.lang)
     text = Text(game.program, args.lang)
     humans = [i for i, s in enumerate(seats) if s == "human"]

@@ -1,6 +1,6 @@
 """`grimoire test`: run scenario files and report each as passed or failed.
 
-Pipeline position: commands (registered by cli.py); scenario.py runs each file.
+Pipeline position: commands (registered by cli.py); scenarios/run.py runs each file.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def register(sub) -> None:
 
 
 def cmd_test(args) -> int:
-    from ..scenario import run_scenario, scenario_files
+    from ..scenarios.run import run_scenario, scenario_files
     files = scenario_files(args.paths)
     passed = failed = 0
     all_problems: list[Problem] = []

@@ -12,8 +12,8 @@ from pathlib import Path
 from ..files import write_atomic
 from ..game import load
 from ..sim.backends import BACKENDS, default_jobs
-from ..sim.commands import _progress
 from ..sim.tune import TRAIN_OFFSET, pct, tune, variant_text
+from .simulate import _progress
 
 
 def register(sub) -> None:

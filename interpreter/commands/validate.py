@@ -69,10 +69,10 @@ def cmd_validate(args) -> int:
 
 def _validate_companions(game, problems: list[Problem]) -> str:
     """Check the locale, variant and scenario files that live beside a ruleset."""
-    from ..load import load_yaml
+    from ..frontend.yaml_source import load_yaml
     root = Path(game.path)
     counts = {}
-    from ..validate import validate_doc
+    from ..frontend.validate import validate_doc
     for sub, schema in (("locales", "locale"), ("variants", "variant"), ("scenarios", "scenario"),
                         ("scenarios/fixtures", "fixture")):
         files = sorted((root / sub).glob("*.yaml")) if (root / sub).is_dir() else []
@@ -88,14 +88,14 @@ def _validate_companions(game, problems: list[Problem]) -> str:
         from ..i18n import fluent_problems
         problems.extend(fluent_problems(root))
         if not problems:
-            from ..locale_lint import locale_problems
+            from ..i18n.lint import locale_problems
             problems.extend(locale_problems(game.program, root))
         if not problems:            # what `i18n check` reports (missing, extra, stale ids...):
             problems.extend(_i18n_check_warnings(game, root))   # warnings, errors with --strict
     if game.ruleset.variants:  # the text the applied variants carry
-        from ..variant_text_check import text_problems
+        from ..variants.text_check import text_problems
         problems.extend(text_problems(game.program))
-    from ..authoring.variant_set import variant_problems
+    from ..variants.variant_set import variant_problems
     found, checked = variant_problems(root)
     problems.extend(found)
     return {k: n for k, n in counts.items()} | {"sets": checked}
@@ -107,6 +107,6 @@ def _i18n_check_warnings(game, root: Path) -> list[Problem]:
     `validate --strict` fails on them as `i18n check` does. (Its warnings about English
     itself, such as a prompt shown with the generic question, stay `i18n check`'s.)"""
     from ..i18n import check_locales
-    from ..languages import languages_of
+    from ..i18n.languages import languages_of
     found = check_locales(root, languages_of(root), game.program, engine=False)
     return [Problem(p.loc, p.message, p.path, "warning", p.quote) for p in found if p.severity != "warning"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import Loc, Problem
-from ..load import load_yaml
+from ..frontend.yaml_source import load_yaml
 from .fluent import PLURAL_KEYS, numeric_vars, parse_pattern, pattern_hash, plural_categories, scan
 from .gender import allowed_extra_vars, forms_problems, gender_problem, named_vars, player_genders
 from .locales import (
@@ -24,7 +24,7 @@ from .locales import (
 def fluent_problems(ruleset_dir: Path) -> list[Problem]:
     """Fluent syntax errors in a ruleset's locale files, each at its file:line."""
     out: list[Problem] = []
-    from ..languages import languages_of
+    from .languages import languages_of
     for lang in languages_of(ruleset_dir):
         msgs, problems, doc = locale_messages(ruleset_dir, lang)
         out.extend(problems)
@@ -146,7 +146,7 @@ def _added_by_variant(program, mid: str):
     kind, _, ident = mid.partition("-")
     base = {str(d.path) for d in program.rs.docs}
     if kind == "event":
-        from ..lint import log_calls
+        from ..program.lint import log_calls
         found = [loc for ev, loc in log_calls(program) if ev == ident]
         if found and all(str(loc.file) not in base for loc in found):
             return found[0], f"log({ident}, ...)"
@@ -190,7 +190,7 @@ def check_english(program, en: dict, en_doc, path: str) -> list[Problem]:
 def check_locales(ruleset_dir: Path | None, langs=LANGS, program=None, engine: bool = True) -> list[Problem]:
     """Every problem of a ruleset's locale files (and of the engine's messages), located."""
     from ..errors import RulesetError
-    from ..validate import validate_doc
+    from ..frontend.validate import validate_doc
     out: list[Problem] = []
     sets = []
     if ruleset_dir is not None:

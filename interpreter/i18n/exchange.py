@@ -29,7 +29,7 @@ ENGINE = "engine"
 
 def _read(folder: Path, lang: str):
     """(messages, doc) of folder/LANG.yaml, read afresh (no cache)."""
-    from ..load import load_yaml
+    from ..frontend.yaml_source import load_yaml
     path = folder / f"{lang}.yaml"
     if not path.is_file():
         return {}, None

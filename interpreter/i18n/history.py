@@ -25,7 +25,7 @@ def _schema_line(path: Path) -> str:
     """The editor's schema line: a path from the file to schemas/locale-history.schema.json."""
     import os
 
-    from ..validate import SCHEMA_DIR
+    from ..frontend.validate import SCHEMA_DIR
     return SCHEMA_LINE.format(Path(os.path.relpath(Path(SCHEMA_DIR) / "locale-history.schema.json",
                                                    path.parent)).as_posix())
 

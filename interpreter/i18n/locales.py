@@ -1,14 +1,14 @@
 """Locale files on disk: a ruleset's `locales/LANG.yaml`, the engine's own
 `interpreter/messages/LANG.yaml`, and a file's `source:` hashes.
 
-Pipeline position: reads YAML through `interpreter.load`; used by the renderer and the checks."""
+Pipeline position: reads YAML through `interpreter.frontend`; used by the renderer and the checks."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from ..errors import Problem
-from ..load import load_yaml
+from ..frontend.yaml_source import load_yaml
 
 LANGS = ("en", "ru", "pl", "pt")
 ENGINE_MESSAGES = Path(__file__).resolve().parent.parent / "messages"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from fluent.runtime import FluentBundle, FluentResource
 
-from ..variant_texts import variant_messages
+from ..variants.texts import variant_messages
 from .fluent import _babel_locale, parse_pattern, scan, selector_vars, to_ftl
 from .gender import GENDER_SUFFIX
 from .locales import _engine_messages, locale_forms, locale_genders, locale_messages

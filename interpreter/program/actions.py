@@ -13,7 +13,7 @@ from ..effects.ast import names_in
 from ..effects.codegen import combine, tagged
 from ..effects.compile import CheckError, Compiler, Scope, Source
 from ..effects.types import elem
-from ..model import Item
+from ..frontend.model import Item
 from .defs import ActionDef
 
 

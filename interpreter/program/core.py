@@ -16,7 +16,7 @@ from ..effects.builtins import check_log_players
 from ..effects.codegen import frame_free
 from ..effects.compile import Code, Compiler, Scope, Source
 from ..errors import Collector
-from ..model import Ruleset, parse_typed_signature
+from ..frontend.model import Ruleset, parse_typed_signature
 from ..runtime.options import ACT_LOG, settle_act_log
 from .actions import ActionsMixin
 from .defs import ActionDef, CounterDef, EndDef, ZoneDef

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import Item
+from ..frontend.model import Item
 
 VIS = {"public": 0, "owner": 1, "hidden": 2}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import MAX_CARDS, MAX_COPIES, Item, parse_typed_signature, proc_key
+from ..frontend.model import MAX_CARDS, MAX_COPIES, Item, parse_typed_signature, proc_key
 from .defs import VIS, CounterDef, ZoneDef
 
 
@@ -148,7 +148,7 @@ class LayoutMixin:
             if isinstance(node, A.BinOp) and node.op in ops:
                 return ops[node.op](ev(node.left, n), ev(node.right, n))
             if isinstance(node, A.Name):
-                from ..validate import _suggest
+                from ..frontend.validate import _suggest
                 raise LookupError(f"{node.id!r} is not a param{_suggest(node.id, sorted(self.params))}")
             raise LookupError(f"{text!r} uses more than params, whole numbers and + - * // %")
         try:

@@ -41,7 +41,7 @@ def load_game(spec: SimSpec):
     """Load the spec's ruleset with its variants (once per worker); with a scenario, the
     scenario's compiled position (a `Position`, whose `game` is the ruleset)."""
     if spec.scenario:
-        from ..scenario import position
+        from ..scenarios.run import position
         return position(spec.scenario, spec.variants)
     from ..game import load
     return load(spec.ruleset, list(spec.variants))
@@ -77,7 +77,7 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
     out = {"seed": seed, "index": index, "players": n, "bots": kinds}
     try:
         if st is None:  # the scenario's position; a statement failing on this seed is reported
-            from ..scenario import play_position
+            from ..scenarios.run import play_position
             st = play_position(pos, seed)
         table = beliefs_for(game, st) if any(k in BELIEVERS for k in kinds) else None
         while not st.over:

@@ -35,7 +35,7 @@ class Names:
 
     def __init__(self, program, lang: str):
         from ..i18n import Text
-        from ..languages import languages_of
+        from ..i18n.languages import languages_of
         self.text = Text(program, lang if lang in languages_of(program.rs.root) else "en")
 
     def side(self, s: str) -> str:

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from ..errors import GrimoireError
-from ..validate import SCHEMA_DIR
+from ..frontend.validate import SCHEMA_DIR
 
 
 def parse_sweep(text: str) -> tuple[str, list[int]]:

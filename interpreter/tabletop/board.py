@@ -1,7 +1,7 @@
 """The table model: what one seat sees, computed from `view(seat)` only, with every label localized.
 
-Pipeline position: display, shared by the terminal (`interpreter/tui.py`) and the web server
-(`interpreter/web/`). `table_model(program, view, text)` turns the engine's view (zones keyed
+Pipeline position: display, shared by the terminal (`interpreter/tabletop/terminal.py`) and the web server
+(`interpreter/tabletop/web/`). `table_model(program, view, text)` turns the engine's view (zones keyed
 `name@owner`, counters, the log entries the seat may read) and the ruleset's TableSpec into
 plain JSON-ready data: board groups with boxes, each player's public status, the seat's own
 private zones, the last events as sentences. It never reads a State, so it cannot show what
