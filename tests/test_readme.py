@@ -14,6 +14,7 @@ printed its links."""
 from __future__ import annotations
 
 import os
+import queue
 import re
 import shlex
 import shutil
@@ -21,7 +22,10 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -108,20 +112,41 @@ def _free_port() -> int:
 
 
 def _serve(argv, cwd, env) -> str:
+    """Start a tour line's `serve`, return what it printed up to its links (a table's host link,
+    or the lobby's address), then stop it. The output is read by a thread, so a server that
+    prints nothing more can never hang the test past its deadline."""
     argv = argv + ["--port", str(_free_port())]
     p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    lines = []
+    lines: queue.Queue = queue.Queue()
+
+    def pump() -> None:
+        for line in p.stdout:
+            lines.put(line)
+
+    threading.Thread(target=pump, daemon=True).start()
+    seen = []
     try:
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            line = p.stdout.readline()
-            if not line:
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = lines.get(timeout=left)
+            except queue.Empty:
                 break
-            lines.append(line)
+            seen.append(line)
             if "host (links, save, replay)" in line:
-                return "".join(lines)
-        raise AssertionError("serve printed no links:\n" + "".join(lines))
+                return "".join(seen)
+            if line.startswith("lobby: http"):  # the lobby has no seats yet: its page must answer
+                url = line.split()[1]
+                while True:  # (it says where before it listens)
+                    try:
+                        with urllib.request.urlopen(url, timeout=30) as page:
+                            return "".join(seen) + f"GET {url} -> {page.status} {page.read().decode()[:200]}"
+                    except urllib.error.URLError:
+                        if time.monotonic() > deadline:
+                            raise
+                        time.sleep(0.2)
+        raise AssertionError("serve printed no links:\n" + "".join(seen))
     finally:
         os.killpg(p.pid, signal.SIGTERM)
         try:
@@ -158,7 +183,10 @@ def test_the_tour_line_runs_as_written(at, line, clone):
     cmd = [sys.executable, "-c", "import sys; from interpreter.cli import main; sys.exit(main())"] + argv[1:]
     if argv[1] == "serve":
         out = _serve(cmd, clone, env)
-        assert "seat 1:" in out and "seat 2:" in out, out
+        if len(argv) > 2 and not argv[2].startswith("-"):  # a table: one link per seat
+            assert "seat 1:" in out and "seat 2:" in out, out
+        else:
+            assert " -> 200 " in out and "<html" in out.lower(), out
         return
     human = "human" in line
     r = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True, timeout=900,
