@@ -144,9 +144,10 @@ def parse_typed_signature(key: str) -> tuple[str, list[str], list[str]] | None:
 
 def proc_key(item: Item) -> str:
     """A procedure's key as last written, `name(arg, ...)`: its signature. A variant that merges
-    `f(p, q)` over a base `f()` changes it (the item's own path keeps the base's key)."""
+    `f(p, q)` over a base `f()` changes it (the item's own path keeps the base's key); a variant
+    that names it bare, `f:`, replaces its body and keeps the signature it had."""
     for doc, path, prefix in reversed(item.layers):
-        if not prefix and len(path) == 3 and path[:2] == ("merge", "procedures"):
+        if not prefix and len(path) == 3 and path[:2] == ("merge", "procedures") and "(" in str(path[-1]):
             return path[-1]
     return item.path[-1] if item.path and isinstance(item.path[-1], str) else item.id
 
