@@ -5,7 +5,7 @@ text of the ruleset's locale (what the box and the rulebook say), looked up by t
 model already holds, so it tells the seat nothing the model did not: a card's text for a card
 the seat sees (`card-ID-text`), a location's (`location-ID-text`), a counter's or flag's
 (`counter-ID-text`), a zone's (`zone-ID-text`), an action the seat may take (`action-ID-text`).
-Keys are `kind:id` ("card:merlin", "location:quest_grail"); an item without text has "".
+Keys are `kind:id` ("card:ID", "location:ID", "counter:ID"); an item without text has "".
 """
 
 from __future__ import annotations
