@@ -45,10 +45,10 @@ def warm_load(path: Path, reps: int = 5) -> float:
     return statistics.median(ts)
 
 
-def playouts(game, n: int, seconds: float) -> dict:
-    """Random games on one core: decisions/s and games/s (logs off, as simulations run)."""
+def playouts(game, n: int, seconds: float, seed0: int = 0) -> dict:
+    """Random games on one core from seed0 on: decisions/s and games/s (logs off, as simulations run)."""
     decisions = games = 0
-    seed = 0
+    seed = seed0
     t0 = time.process_time()
     while time.process_time() - t0 < seconds:
         st = game.new_game(seed=seed, players=n, record=False)

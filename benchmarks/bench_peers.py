@@ -31,21 +31,14 @@ sys.path.insert(0, str(ROOT))
 from interpreter.bots.random_bot import RandomBot  # noqa: E402
 from interpreter.game import RULESETS, load  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_engine import playouts  # noqa: E402  (the same loop, measured the same way)
+
 
 def grimoire_playouts(game, n: int, seconds: float, seed0: int) -> tuple[float, float]:
-    decisions = games = 0
-    seed = seed0
-    t0 = time.process_time()
-    while time.process_time() - t0 < seconds:
-        st = game.new_game(seed=seed, players=n, record=False)
-        bot = RandomBot(seed)
-        while not st.over:
-            st.apply_in_place(bot.choose(st))
-            decisions += 1
-        games += 1
-        seed += 1
-    dt = time.process_time() - t0
-    return decisions / dt, games / dt
+    """Grimoire's random playouts (bench_engine's loop): decisions/s and games/s."""
+    r = playouts(game, n, seconds, seed0)
+    return r["decisions_per_s"], r["games_per_s"]
 
 
 def grimoire_midgame(game, n: int):
