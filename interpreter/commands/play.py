@@ -49,6 +49,8 @@ def register(sub) -> None:
     p.add_argument("--quiet", action="store_true", help="print the result only, not the game as it is played")
     p.add_argument("--no-autopass", dest="autopass", action="store_false",
                    help="ask a human seat even when Pass is its only option (by default it passes by itself)")
+    p.add_argument("--bell", action="store_true",
+                   help="ring the terminal's bell when a human seat's turn comes (after another seat decided)")
     p.set_defaults(fn=cmd_play)
 
 
@@ -145,14 +147,22 @@ def cmd_play(args) -> int:
         printed = len(st.log)
 
     table = beliefs_for(game, st)  # the public evidence the bots' beliefs read (from here on)
+    asked = None  # the human seat asked last: its turn "comes" when another seat decided since
     try:
         while not st.is_over():
             flush_log()
             p = st.current_player()
             if seats[p] == "human":
                 # a lone Pass is answered as a click on it would be (the window still asks this seat)
-                opt = (getattr(args, "autopass", True) and lone_pass(st, p)) or _ask_human(st, p, text)
+                opt = getattr(args, "autopass", True) and lone_pass(st, p)
+                if not opt:
+                    if getattr(args, "bell", False) and asked != p:
+                        sys.stdout.write("\a")  # (BEL: the terminal rings or flashes, as it is set up)
+                        sys.stdout.flush()
+                    asked = p
+                    opt = _ask_human(st, p, text)
             else:
+                asked = None
                 opt = bots[p].choose(Seat(st, table))
             if table is not None and isinstance(opt, str):
                 table.before(st, opt)

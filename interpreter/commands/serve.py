@@ -3,7 +3,9 @@
 Pipeline position: the CLI layer of the web table (plugged into `cli.py` by `register`). It
 starts the game (or resumes a save of `play` or `serve`), prints one secret link per human
 seat, a spectator link and the host's link, and serves them on 127.0.0.1 unless --host
-says otherwise. Stopping the server (Ctrl-C) saves the game, like `grimoire play`.
+says otherwise. Stopping the server (Ctrl-C) saves the game, like `grimoire play`. Without
+a ruleset it serves the lobby, whose tables are kept in --tables after every change and
+resume when the lobby starts again.
 """
 
 from __future__ import annotations
@@ -65,8 +67,12 @@ def cmd_serve(args) -> int:
         return 1
     if not args.ruleset and not args.load:  # the lobby: tables are made from the browser
         from ..tabletop.web.lobby import create_lobby
-        app = create_lobby(args.lang or "en")
+        app = create_lobby(args.lang or "en", args.tables)
+        for line in app.state.problems:
+            print(line, file=sys.stderr)
+        kept = app.state.tables
         print(f"lobby: http://{args.host}:{args.port}/  (choose a game and make a table there)")
+        print(f"  tables are kept in {args.tables}/" + (f"; {len(kept)} resumed" if kept else ""))
         sys.stdout.flush()
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
         return 0
@@ -113,6 +119,9 @@ def register(sub) -> None:
     s.add_argument("--lang", type=lang_code, help="any language the ruleset has text in (default: the save's, or en)")
     s.add_argument("--load", help="resume a save of grimoire play or serve")
     s.add_argument("--save", help="where Save and stopping write the game (default: RULESET.save.json)")
+    s.add_argument("--tables", default="grimoire-tables",
+                   help="the lobby's folder: every table is kept there and resumes when the lobby starts again "
+                        "(default: grimoire-tables in the current directory)")
     s.add_argument("--no-autopass", dest="autopass", action="store_false",
                    help="seats start with their lone-Pass answer off (each page can turn it on)")
     s.set_defaults(fn=cmd_serve)

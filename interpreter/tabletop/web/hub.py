@@ -36,6 +36,8 @@ class Hub:
             self.sockets.pop(ws, None)
 
     async def broadcast(self) -> None:
+        if self.room.persist is not None:  # (kept before it is shown: a shown move is never lost)
+            await asyncio.to_thread(self.room.persist, self.room)
         for ws, (token, lang) in list(self.sockets.items()):
             await self.send(ws, self.room.payload(token, lang))
 
@@ -50,6 +52,8 @@ class Hub:
     async def set_autopass(self, token: str, on) -> None:
         async with self.lock:
             self.room.set_autopass(token, on)
+            if self.room.persist is not None:
+                await asyncio.to_thread(self.room.persist, self.room)
         ws_of = [ws for ws, (t, _) in self.sockets.items() if t == token]
         for ws in ws_of:  # (only this seat's page shows its setting)
             await self.send(ws, self.room.payload(token, self.sockets[ws][1]))

@@ -9,6 +9,10 @@ Routes:
                            a new table, answered with its links (every human seat, spectator, host)
     /t/ID/...              a table: the same app as `grimoire serve RULESET` (web/app.py) under a prefix
 
+With a tables folder (`grimoire serve --tables DIR`, by default `grimoire-tables/`), every
+table is kept there after every change and resumes, links and all, when the lobby starts
+again (`web/tables.py`).
+
 A table's links are shared through the lobby (that is what it is for: whoever opens the lobby
 may join a seat); what each seat is then sent is the same as at any table, its own view only.
 """
@@ -18,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.responses import HTMLResponse, JSONResponse
@@ -30,10 +35,11 @@ from ...i18n.locales import LANGS
 from . import guard
 from .app import STATIC, create_app
 from .room import Refused, Room
+from .tables import keep, keep_quietly, resume
 
 MAX_TABLES = 50
 LABELS = ("title", "game", "variants", "players", "language", "seat", "human", "create", "tables", "join", "watch",
-          "host")
+          "host", "resume", "decisions")
 
 
 def games() -> list[dict]:
@@ -47,7 +53,7 @@ def games() -> list[dict]:
     return out
 
 
-def make_room(body) -> Room:
+def make_room(body, save_path=None) -> Room:
     """A new room from the lobby's form, or a refusal saying what is wrong."""
     from ...bots import KINDS
     if not isinstance(body, dict):
@@ -76,15 +82,29 @@ def make_room(body) -> Room:
     game = load(RULESETS / rid, [str(RULESETS / rid / "variants" / f"{v}.yaml") for v in variants])
     try:
         st = game.new_game(seed=seed, players=players)
-        return Room(game, st, seats, seed, lang, f"{rid}.{seed}.save.json")
+        return Room(game, st, seats, seed, lang, save_path or f"{rid}.{seed}.save.json")
     except ValueError as e:
         raise Refused(str(e), 400) from None
 
 
-def create_lobby(lang: str = "en") -> Starlette:
+def create_lobby(lang: str = "en", folder: str | Path | None = None) -> Starlette:
+    """The lobby's app; with a folder, every table is kept there and those kept resume (`web/tables.py`)."""
+    folder = Path(folder) if folder is not None else None
     tables: list[dict] = []
     app = Starlette()
     lock = asyncio.Lock()
+    app.state.problems = []
+
+    def serve_table(t: dict) -> None:
+        tables.append(t)
+        if folder is not None:
+            t["room"].persist = lambda room: keep_quietly(folder, t)
+        app.router.routes.append(Mount(f"/t/{t['id']}", app=create_app(t["room"])))
+
+    if folder is not None:
+        kept, app.state.problems = resume(folder)
+        for t in kept:
+            serve_table(t)
 
     def links(request, t: dict) -> dict:
         room, base = t["room"], str(request.base_url).rstrip("/") + f"/t/{t['id']}"
@@ -92,7 +112,8 @@ def create_lobby(lang: str = "en") -> Starlette:
                 "lang": room.lang, "seats": room.seats, "over": room.state.is_over(),
                 "join": [{"seat": i + 1, "url": f"{base}/seat/{room.player_token(i)}"}
                          for i, k in enumerate(room.seats) if k == "human"],
-                "watch": f"{base}/watch/{room.spectator_token}", "host": f"{base}/host/{room.host_token}"}
+                "watch": f"{base}/watch/{room.spectator_token}", "host": f"{base}/host/{room.host_token}",
+                "resumed": bool(t.get("resumed")), "decisions": len(room.state.history)}
 
     async def page(request):
         from ...commands.cli_text import cli_text
@@ -121,11 +142,14 @@ def create_lobby(lang: str = "en") -> Starlette:
             async with lock:
                 if len(tables) >= MAX_TABLES:
                     raise Refused(f"this lobby holds {MAX_TABLES} tables at most", 409)
-                room = await asyncio.to_thread(make_room, body)
-                t = {"id": str(len(tables) + 1), "room": room, "ruleset": body["ruleset"],
-                     "variants": body.get("variants") or []}
-                tables.append(t)
-                app.router.routes.append(Mount(f"/t/{t['id']}", app=create_app(room)))
+                tid = str(max([int(t["id"]) for t in tables] + [0]) + 1)
+                if folder is not None:
+                    folder.mkdir(parents=True, exist_ok=True)
+                room = await asyncio.to_thread(make_room, body, folder / f"{tid}.save.json" if folder else None)
+                t = {"id": tid, "room": room, "ruleset": body["ruleset"], "variants": body.get("variants") or []}
+                if folder is not None:
+                    await asyncio.to_thread(keep, folder, t)
+                serve_table(t)
         except Refused as e:
             return JSONResponse({"type": "refused", "message": str(e)}, status_code=e.status)
         return JSONResponse(links(request, t))

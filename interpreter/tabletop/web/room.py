@@ -65,7 +65,7 @@ class Room:
 
     def __init__(self, game, state, seats: list[str], seed: int, lang: str = "en",
                  save_path: str | Path | None = None, bots: dict | None = None, autopass: bool = True,
-                 hold: tuple[float, float] | None = None):
+                 hold: tuple[float, float] | None = None, tokens: dict | None = None):
         self.game = game
         # the state and its version, replaced together (bots play in a worker thread while the
         # event loop may be building a payload: it must never pair a state with another's version)
@@ -75,12 +75,14 @@ class Room:
         self.lang = lang
         self.save_path = Path(save_path) if save_path else Path(f"{game.ruleset.id}.save.json")
         self.bots = bots if bots is not None else make_bots(game, seats, seed)
+        # every link's secret: new ones, or those of `tokens` (a lobby's table resumed: its links stay)
+        old = tokens or {}
         self.tokens: dict[str, Seat] = {}
         for i, kind in enumerate(seats):
             if kind == "human":
-                self.tokens[secrets.token_urlsafe(16)] = Seat(i, "player")
-        self.spectator_token = secrets.token_urlsafe(16)
-        self.host_token = secrets.token_urlsafe(16)
+                self.tokens[old.get("players", {}).get(str(i)) or secrets.token_urlsafe(16)] = Seat(i, "player")
+        self.spectator_token = old.get("spectator") or secrets.token_urlsafe(16)
+        self.host_token = old.get("host") or secrets.token_urlsafe(16)
         self.tokens[self.spectator_token] = Seat(None, "spectator")
         self.tokens[self.host_token] = Seat(None, "host")
         self._texts: dict[str, Text] = {}
@@ -92,6 +94,7 @@ class Room:
         self._hold_rng = random.SystemRandom()
         self.chat: list[dict] = []  # what the players said at the table, in order
         self.takeback: dict | None = None  # a take-back asked and not yet answered (web/takeback.py)
+        self.persist = None  # called after every change, when set (a lobby's table is kept on disk)
         self.play_bots()
 
     @property
@@ -114,6 +117,11 @@ class Room:
         if s is None:
             raise Refused("unknown link: this token names no seat at this table", 403)
         return s
+
+    def links(self) -> dict:
+        """Every link's secret, as `tokens=` takes them back."""
+        return {"players": {str(s.index): t for t, s in self.tokens.items() if s.role == "player"},
+                "spectator": self.spectator_token, "host": self.host_token}
 
     def player_token(self, index: int) -> str:
         return next(t for t, s in self.tokens.items() if s.index == index)

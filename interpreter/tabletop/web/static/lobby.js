@@ -37,7 +37,9 @@
   }
   function row(t) {
     var li = el("li", {"data-table": t.id}, [el("b", {text: t.title}), el("span", {text: " · " + t.seats.join(", ") +
-      (t.variants.length ? " · " + t.variants.join(", ") : "") + " · " + t.lang + " "})]);
+      (t.variants.length ? " · " + t.variants.join(", ") : "") + " · " + t.lang +
+      (t.resumed ? " · " + (L.resume || "resumed") + ", " + t.decisions + " " + (L.decisions || "") : "") + " "})]);
+    if (t.resumed) li.dataset.resumed = "1";
     t.join.forEach(function (j) {
       li.appendChild(el("a", {href: j.url, cls: "join", "class": "join", "data-seat": String(j.seat),
                               text: (L.join || "") + " " + j.seat}));

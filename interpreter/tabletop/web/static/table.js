@@ -125,8 +125,8 @@ var Grimoire = (function () {
     if (p.autopass !== undefined && send.settings) head.appendChild(autopassBox(p, send));
     if (p.chat && send.settings) chat(p, send);
     if (p.role === "player" && send.settings) head.appendChild(takebackBar(p, send));
-    // whose turn it is, in the tab's title too (a seat waiting in another tab sees its turn come)
-    document.title = (p.decision && !p.decision.auto ? "▶ " + (labels.your_turn || "") + " · " : "") + m.title;
+    if (p.role === "player" && send.settings) head.appendChild(soundBox());
+    if (send.settings) turnCame(p, m); else document.title = m.title;  // (a replay is nobody's turn)
     root.innerHTML = "";
     var board = panel("board", L.board);
     board.id = "board";
@@ -274,6 +274,48 @@ var Grimoire = (function () {
       }
     }
     return bar;
+  }
+
+  // ---- when it is your turn: the tab's title, and a short beep if the seat turned sound on ----
+  var SOUND = "grimoire.sound", wasMine = false, audio = null;
+
+  function soundOn() {
+    try { return window.localStorage.getItem(SOUND) === "1"; } catch (e) { return false; }
+  }
+
+  function soundBox() {
+    // off by default; the setting is this browser's (localStorage), not the table's
+    var box = el("input", {type: "checkbox", id: "sound", checked: soundOn()});
+    box.onchange = function () {
+      try { window.localStorage.setItem(SOUND, box.checked ? "1" : "0"); } catch (e) { /* private mode */ }
+      if (box.checked) beep();  // (a click lets the page start audio; the beep says it works)
+    };
+    return el("label", {cls: "sound", title: labels.sound || ""}, box, el("span", {text: labels.sound || ""}));
+  }
+
+  function beep() {
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    try {
+      audio = audio || new Ctx();
+      var osc = audio.createOscillator(), gain = audio.createGain(), t = audio.currentTime;
+      osc.frequency.value = 660;
+      gain.gain.setValueAtTime(0.15, t);
+      gain.gain.exponentialRampToValueAtTime(0.001, t + 0.25);
+      osc.connect(gain);
+      gain.connect(audio.destination);
+      osc.start(t);
+      osc.stop(t + 0.25);
+    } catch (e) { /* no audio device: the title still says it */ }
+  }
+
+  function turnCame(p, m) {
+    // the seat decides (and the answer is not given for it): "● Your turn — Title" in the tab
+    var mine = !!(p.decision && !p.decision.auto) && !m.over;
+    document.title = mine ? "● " + (labels.your_turn || "") + " — " + m.title : m.title;
+    body.dataset.yourTurn = mine ? "1" : "0";
+    if (mine && !wasMine && p.role === "player" && soundOn()) beep();
+    wasMine = mine;
   }
 
   function autopassBox(p, send) {
