@@ -24,16 +24,20 @@ HOLD = (0.02, 0.06)
 
 
 def _pick(rnd, msg) -> str:
-    """A scripted seat's choice: the lone Pass without touching its random numbers."""
+    """A scripted seat's choice: a lone option (Pass or another) without touching its random numbers."""
     opts = [o["id"] for o in msg["decision"]["options"]]
-    return opts[0] if opts == ["pass"] else rnd.choice(opts)
+    return opts[0] if len(opts) == 1 else rnd.choice(opts)
 
 
-def _play(autopass_a: bool, seed: int, limit: int = 120):
-    """Castle of the Devil, 4 seats: 2 scripted humans (A, B) and 2 bots; A answers its lone
-    Pass by itself or clicks it. Return every message B received and the decisions taken."""
-    room = make_room("castle_of_the_devil", ["human", "human", "random", "random"], seed=seed, hold=HOLD)
-    room.autopass[0] = autopass_a
+def _play(autopass_a: bool, seed: int, limit: int = 120, ruleset: str = "castle_of_the_devil",
+          kind: str = "autopass"):
+    """2 scripted humans (A, B) and bots; A answers by itself (its lone Pass, or with kind
+    "autoone" its only option) or clicks it. Return every message B received and the decisions."""
+    n = 4 if ruleset == "castle_of_the_devil" else 5
+    room = make_room(ruleset, ["human", "human"] + ["random"] * (n - 2), seed=seed, hold=HOLD)
+    room.autopass[0] = autopass_a if kind == "autopass" else False
+    room.autoone[0] = autopass_a if kind == "autoone" else False
+    room.autoone[1] = room.autopass[1] = False
     got_b: list[dict] = []
     rnd = [random.Random(seed), random.Random(seed + 1)]
     clicks = 0
@@ -74,16 +78,33 @@ def _play(autopass_a: bool, seed: int, limit: int = 120):
     return got_b, list(room.state.history)
 
 
-@pytest.mark.parametrize("seed", [5])
-def test_the_other_seat_receives_the_same_messages_whether_a_seat_passed_by_itself_or_clicked(seed):
-    auto_b, auto_history = _play(True, seed)
-    click_b, click_history = _play(False, seed)
+@pytest.mark.parametrize("seed,ruleset,kind", [(5, "castle_of_the_devil", "autopass"),
+                                               (6, "shadows_over_camelot", "autoone")])
+def test_the_other_seat_receives_the_same_messages_whether_a_seat_passed_by_itself_or_clicked(seed, ruleset, kind):
+    auto_b, auto_history = _play(True, seed, ruleset=ruleset, kind=kind)
+    click_b, click_history = _play(False, seed, ruleset=ruleset, kind=kind)
     n = min(len(auto_history), len(click_history))
     assert n > 60 and auto_history[:n] == click_history[:n]
-    assert auto_history[:n].count("pass") > 5  # lone Passes were part of it
+    if kind == "autopass":
+        assert auto_history[:n].count("pass") > 5  # lone Passes were part of it
+    else:  # seat A's only options (not Pass) were part of it
+        assert _only_options_of(ruleset, seed, auto_history[:n], 0) > 3
     k = min(len(auto_b), len(click_b))
     assert k > 30
     assert auto_b[:k] == click_b[:k]  # message for message, the same pushes to seat B
+
+
+def _only_options_of(ruleset: str, seed: int, history: list, seat: int) -> int:
+    """How many of the decisions were seat's only option (not a Pass)."""
+    from interpreter.game import load
+    from interpreter.tabletop.auto import only_option
+    game = load(ruleset)
+    st = game.new_game(seed=seed, players=4 if ruleset == "castle_of_the_devil" else 5)
+    k = 0
+    for d in history:
+        k += only_option(st, seat) is not None
+        st = st.apply(d)
+    return k
 
 
 def test_a_lone_pass_is_held_then_answered_and_the_page_says_so():

@@ -64,7 +64,7 @@ class Watch:
     def leaks(self, raw: str) -> set[str]:
         self.checked += 1
         d = json.loads(raw).get("decision") if raw.startswith("{") else None
-        self.lone += bool(d and [o["id"] for o in d["options"]] == ["pass"])
+        self.lone += bool(d and len(d["options"]) == 1)  # (a lone Pass, or an only option)
         prog = self.room.game.program
         named = set(CANARY.findall(raw))
         data = json.loads(raw) if raw.startswith("{") else {}
@@ -113,8 +113,9 @@ class Watch:
 
 def play_and_watch(ruleset: str, players: int, seed: int, max_decisions: int = 4000, autopass: bool = False):
     """Play one whole game with every seat a scripted websocket client; return the watchers' findings.
-    With `autopass`, every seat answers its lone Pass by itself (at once: one push per click)."""
-    room = make_room(ruleset, ["human"] * players, seed=seed, autopass=autopass, hold=(0.0, 0.0))
+    With `autopass`, every seat answers its lone Pass and its only option by itself (at once:
+    one push per click)."""
+    room = make_room(ruleset, ["human"] * players, seed=seed, autopass=autopass, autoone=autopass, hold=(0.0, 0.0))
     room._texts["en"] = CanaryText(room.game.program, "en")
     watches = [Watch(room, p) for p in range(players)] + [Watch(room, None)]
     tokens = [room.player_token(p) for p in range(players)] + [room.spectator_token]
@@ -165,7 +166,7 @@ def test_no_seat_is_sent_a_card_it_may_not_know_over_a_whole_game(ruleset, playe
     if ruleset != "high_tide":
         prog = room.game.program
         assert all(set(prog.card_ids) - w.known for w in watches)
-    if autopass:  # the seats did pass by themselves, and no client was ever asked a lone Pass
+    if autopass:  # the seats did pass by themselves, and no client was ever asked a lone option
         assert len(room.state.history) > n and room.state.history.count("pass") > 0
         assert all(w.lone == 0 for w in watches)
 

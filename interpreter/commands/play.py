@@ -19,7 +19,7 @@ from ..errors import GrimoireError, RulesetError
 from ..files import OutputError, check_writable, write_atomic
 from ..i18n.languages import lang_code
 from ..saves import read_save, write_save
-from ..tabletop.auto import lone_pass
+from ..tabletop.auto import auto_answer
 from ..tabletop.terminal import ask
 from .output import print_problems as _print_problems
 
@@ -49,6 +49,8 @@ def register(sub) -> None:
     p.add_argument("--quiet", action="store_true", help="print the result only, not the game as it is played")
     p.add_argument("--no-autopass", dest="autopass", action="store_false",
                    help="ask a human seat even when Pass is its only option (by default it passes by itself)")
+    p.add_argument("--no-autoone", dest="autoone", action="store_false",
+                   help="ask a human seat even when it has one option only (by default it takes it by itself)")
     p.add_argument("--bell", action="store_true",
                    help="ring the terminal's bell when a human seat's turn comes (after another seat decided)")
     p.set_defaults(fn=cmd_play)
@@ -154,7 +156,8 @@ def cmd_play(args) -> int:
             p = st.current_player()
             if seats[p] == "human":
                 # a lone Pass is answered as a click on it would be (the window still asks this seat)
-                opt = getattr(args, "autopass", True) and lone_pass(st, p)
+                # (and, unless --no-autoone, an only option is taken as a click on it would be)
+                opt = auto_answer(st, p, getattr(args, "autopass", True), getattr(args, "autoone", True))
                 if not opt:
                     if getattr(args, "bell", False) and asked != p:
                         sys.stdout.write("\a")  # (BEL: the terminal rings or flashes, as it is set up)

@@ -52,7 +52,7 @@ def build_room(args):
         lang = args.lang or "en"
     require_language(game.path, lang)
     return Room(game, st, seats, seed, lang, args.save or args.load or f"{game.ruleset.id}.save.json",
-                autopass=getattr(args, "autopass", True))
+                autopass=getattr(args, "autopass", True), autoone=getattr(args, "autoone", True))
 
 
 def cmd_serve(args) -> int:
@@ -124,4 +124,6 @@ def register(sub) -> None:
                         "(default: grimoire-tables in the current directory)")
     s.add_argument("--no-autopass", dest="autopass", action="store_false",
                    help="seats start with their lone-Pass answer off (each page can turn it on)")
+    s.add_argument("--no-autoone", dest="autoone", action="store_false",
+                   help="seats start with their only-option answer off (each page can turn it on)")
     s.set_defaults(fn=cmd_serve)

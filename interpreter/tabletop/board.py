@@ -173,8 +173,48 @@ def result_text(text, view: dict, labels: dict) -> str:
 
 
 def decision_model(st, p: int, text) -> dict | None:
-    """The prompt and the labelled options of seat p, if p decides now (else None)."""
+    """The prompt and the labelled options of seat p, if p decides now (else None), and the
+    plan of a question asked again and again (see `plan_of`)."""
     if st.pending is None or st.pending["p"] != p:
         return None
-    return {"prompt": text.prompt(st, st.pending),
-            "options": [{"id": o.id, "label": text.option(st, o)} for o in st.options()]}
+    opts = st.options()
+    out = {"prompt": text.prompt(st, st.pending), "options": [{"id": o.id, "label": text.option(st, o)} for o in opts]}
+    plan = plan_of(st, opts, text)
+    if plan:
+        out["plan"] = plan
+    return out
+
+
+def waiting_prompt(st, p: int | None, text) -> str | None:
+    """The question the table waits on, for a seat that is not asked it (the prompt is public:
+    the leak check compares it in every world); None when p decides or nobody does."""
+    if st.pending is None or st.pending["p"] == p:
+        return None
+    return text.prompt(st, st.pending)
+
+
+def plan_of(st, opts, text) -> dict | None:
+    """One dialog for a run of the same two-argument action (a hand-out: which card to whom).
+
+    When every option is one action `a:x,y` and the options are every pair of some xs and
+    some ys, the seat may write down several steps `x -> y` at once (one row per x to begin
+    with; rows may be added, for copies of a card); the table then takes them in turn while
+    the same question is asked again, and asks again at the first that is not an option
+    (web/room.py `choose_plan`). Built from the seat's own options only."""
+    if len(opts) < 2 or any(not o.label.startswith("action-") for o in opts):
+        return None
+    aids = {o.value[0] for o in opts}
+    if len(aids) != 1 or any(len(o.value[1]) != 2 for o in opts):
+        return None
+    aid = next(iter(aids))
+    a = st.g.prog.actions[aid]
+    xs, ys = {}, {}
+    for o in opts:
+        ix, iy = o.id.split(":", 1)[1].split(",")
+        (x, y), (tx, ty) = o.value[1], a.arg_types[:2]
+        xs.setdefault(ix, str(text.value(st, x, tx, record=False)))
+        ys.setdefault(iy, str(text.value(st, y, ty, record=False)))
+    if len(opts) != len(xs) * len(ys):
+        return None
+    return {"action": aid, "rows": [{"id": k, "label": v} for k, v in xs.items()],
+            "choices": [{"id": k, "label": v} for k, v in ys.items()]}

@@ -52,7 +52,8 @@ def _page(name: str, room: Room, token: str, lang: str, base: str = "", **extra:
     labels = {k: text.msg("table-ui-" + k, default=k) for k in
               ("connecting", "replay", "step", "seat", "spectator", "save", "saved", "start", "players", "refused",
                "autopass", "auto", "history", "since", "notes", "your_turn", "no_text", "rules", "close", "heard",
-               "chat", "send", "takeback", "takeback_asks", "accept", "refuse", "sound")}
+               "chat", "send", "takeback", "takeback_asks", "accept", "refuse", "sound", "autoone", "auto_one",
+               "plan", "plan_go", "plan_note")}
     body = (STATIC / "shell.html").read_text(encoding="utf-8").replace(
         "{{CONTENT}}", (STATIC / f"{name}.html").read_text(encoding="utf-8"))
     fields = {"TITLE": html.escape(room.game.ruleset.title), "LANG": lang, "TOKEN": html.escape(token),

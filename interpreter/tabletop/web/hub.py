@@ -2,7 +2,7 @@
 a seat gives by itself.
 
 Pipeline position: between the web app's routes (`web/app.py`) and the room. Every decision
-(a click, a bot's, a seat's lone Pass) is taken under the lock, then every socket is sent its
+(a click, a bot's, a seat's answer by itself) is taken under the lock, then every socket is sent its
 own seat's payload. A lone Pass held before it is answered (`Room.hold`, when another human
 sits at the table) is answered by one background task: the table is pushed as it stands (the
 seat "decides", as after any question), the hold passes, then the pass is taken like a click,
@@ -49,9 +49,9 @@ class Hub:
         await self.broadcast()
         self.kick()
 
-    async def set_autopass(self, token: str, on) -> None:
+    async def set_autopass(self, token: str, on, kind: str = "autopass") -> None:
         async with self.lock:
-            self.room.set_autopass(token, on)
+            self.room.set_autopass(token, on, kind)
             if self.room.persist is not None:
                 await asyncio.to_thread(self.room.persist, self.room)
         ws_of = [ws for ws, (t, _) in self.sockets.items() if t == token]
@@ -60,13 +60,19 @@ class Hub:
         self.kick()
 
     async def handle(self, token: str, msg) -> None:
-        """One message of a socket: a choice, a seat's setting, a line of chat, a take-back asked or
-        answered; anything else is refused."""
+        """One message of a socket: a choice, a plan (several choices in one step), a seat's setting,
+        a line of chat, a take-back asked or answered; anything else is refused."""
         kind = msg.get("type") if isinstance(msg, dict) else None
         if kind == "choose":
             await self.choose(token, msg.get("option"), msg.get("version"))
-        elif kind == "autopass":
-            await self.set_autopass(token, msg.get("on"))
+        elif kind in ("autopass", "autoone"):
+            await self.set_autopass(token, msg.get("on"), kind)
+        elif kind == "plan":
+            async with self.lock:
+                self.room.seat(token)
+                await asyncio.to_thread(self.room.choose_plan, token, msg.get("options"), msg.get("version"))
+            await self.broadcast()
+            self.kick()
         elif kind == "takeback":
             async with self.lock:
                 if "accept" in msg:
@@ -97,6 +103,6 @@ class Hub:
             async with self.lock:
                 if room.auto_pending() != auto:  # (the seat clicked, or turned it off, meanwhile)
                     continue
-                token, version = auto
-                await asyncio.to_thread(room.choose, token, "pass", version)
+                token, version, option = auto
+                await asyncio.to_thread(room.choose, token, option, version)
             await self.broadcast()

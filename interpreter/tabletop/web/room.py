@@ -19,7 +19,8 @@ from pathlib import Path
 from ...i18n import Text
 from ...i18n.languages import languages_of
 from .. import decision_model, rules_of, table_model
-from ..auto import lone_pass
+from ..auto import auto_answer, same_question
+from ..board import waiting_prompt
 from ..history import add_history
 from .guard import short
 
@@ -27,6 +28,7 @@ from .guard import short
 # generator that is not the game's): when another human sits at the table, an answer given the
 # instant the question came would tell that human the seat had nothing to decide.
 HOLD = (0.8, 2.4)
+PLAN_MAX = 64  # the most steps one plan may hold
 CHAT_LEN, CHAT_SHOWN = 500, 100  # the longest line of the chat, and how many of the last are sent
 
 
@@ -65,7 +67,7 @@ class Room:
 
     def __init__(self, game, state, seats: list[str], seed: int, lang: str = "en",
                  save_path: str | Path | None = None, bots: dict | None = None, autopass: bool = True,
-                 hold: tuple[float, float] | None = None, tokens: dict | None = None):
+                 hold: tuple[float, float] | None = None, tokens: dict | None = None, autoone: bool = True):
         self.game = game
         # the state and its version, replaced together (bots play in a worker thread while the
         # event loop may be building a payload: it must never pair a state with another's version)
@@ -89,6 +91,8 @@ class Room:
         self.languages = languages_of(game.path)  # English and every language with a locale file
         # a human seat answers a lone Pass by itself unless it turns that off (its page's box)
         self.autopass = {i: autopass for i, kind in enumerate(seats) if kind == "human"}
+        # and takes its only option by itself (a question it has no choice in), unless turned off
+        self.autoone = {i: autoone for i in self.autopass}
         humans = len(self.autopass)
         self.hold = hold if hold is not None else HOLD if humans > 1 else (0.0, 0.0)
         self._hold_rng = random.SystemRandom()
@@ -147,32 +151,37 @@ class Room:
         if s.index is not None:  # (the seat's own settings: sent to that seat only)
             out["seat"] = s.index
             out["autopass"] = self.autopass[s.index]
+            out["autoone"] = self.autoone[s.index]
             if out["decision"] is not None:
                 out["decision"]["auto"] = self._auto_seat(state) == s.index
         return out
 
     # ---- answers a seat gives by itself --------------------------------------------------
 
-    def _auto_seat(self, st) -> int | None:
+    def _auto_option(self, st) -> str | None:
+        """The option the deciding seat answers by itself now, by its settings (None: it is asked)."""
         p = st.current_player()
-        if p in self.autopass and self.autopass[p] and lone_pass(st, p):
-            return p
-        return None
+        if p not in self.autopass:
+            return None
+        return auto_answer(st, p, self.autopass[p], self.autoone[p])
 
-    def auto_pending(self) -> tuple[str, int] | None:
-        """(token, version) of the seat that answers its lone Pass by itself now, if one does."""
+    def _auto_seat(self, st) -> int | None:
+        return st.current_player() if self._auto_option(st) is not None else None
+
+    def auto_pending(self) -> tuple[str, int, str] | None:
+        """(token, version, option) of the seat that answers by itself now, if one does."""
         st, version = self._now
-        p = self._auto_seat(st)
-        return None if p is None else (self.player_token(p), version)
+        option = self._auto_option(st)
+        return None if option is None else (self.player_token(st.current_player()), version, option)
 
-    def set_autopass(self, token: str, on) -> None:
-        """Turn the lone-Pass answer of the seat of `token` on or off."""
+    def set_autopass(self, token: str, on, kind: str = "autopass") -> None:
+        """Turn a seat's answer by itself on or off: its lone Pass ("autopass") or its only option ("autoone")."""
         s = self.seat(token)
         if s.index is None:
             raise Refused(f"a {s.role} does not decide at this table")
         if not isinstance(on, bool):
-            raise Refused('send {"type": "autopass", "on": true or false}', 400)
-        self.autopass[s.index] = on
+            raise Refused(f'send {{"type": "{kind}", "on": true or false}}', 400)
+        (self.autoone if kind == "autoone" else self.autopass)[s.index] = on
 
     def say(self, token: str, said) -> None:
         """A player's line in the table's chat (the words of a person: nobody's secret but theirs)."""
@@ -190,7 +199,7 @@ class Room:
 
     # ---- deciding -----------------------------------------------------------------------
 
-    def choose(self, token: str, option, version) -> None:
+    def choose(self, token: str, option, version, bots: bool = True) -> None:
         """Take `option` for the seat of `token`, or refuse and change nothing."""
         s = self.seat(token)
         st = self.state
@@ -212,18 +221,39 @@ class Room:
         if not nxt:  # (cannot happen for an exact legal id; kept so nothing is ever half-done)
             raise Refused(nxt.message)
         self._advance(nxt)
+        if bots:
+            self.play_bots()
+
+    def choose_plan(self, token: str, steps, version) -> int:
+        """Take several options of the seat of `token` in one step (the plan of a hand-out): the
+        first as `choose` would, then each next while the same question is asked of the same
+        seat again and it is one of the options; stop at the first that is not (the seat is then
+        asked as usual). The decisions are those the clicks would be. Return how many were taken."""
+        if not isinstance(steps, list) or not steps or len(steps) > PLAN_MAX or not all(
+                isinstance(x, str) for x in steps):
+            raise Refused(f'send {{"type": "plan", "options": [ID, ...], "version": N}} (1 to {PLAN_MAX} ids)', 400)
+        asked = self.state.pending
+        self.choose(token, steps[0], version, bots=False)
+        n = 1
+        for option in steps[1:]:
+            st = self.state
+            if st.is_over() or not same_question(st.pending, asked) or option not in {o.id for o in st.options()}:
+                break
+            self._advance(st.apply(option))
+            n += 1
         self.play_bots()
+        return n
 
     def play_bots(self) -> int:
         """Let bot seats decide until a human decides or the game ends; return how many moves.
-        Without a hold, a human seat's lone Pass is answered here too (with one, by the hub)."""
+        Without a hold, what a human seat answers by itself is answered here too (with one, by the hub)."""
         n = 0
         while not self.state.is_over():
             p = self.state.current_player()
             if p in self.bots:
                 option = bot_choice(self.bots[p], self.state)
-            elif self.hold[1] <= 0 and self._auto_seat(self.state) is not None:
-                option = lone_pass(self.state, p)
+            elif self.hold[1] <= 0 and self._auto_option(self.state) is not None:
+                option = self._auto_option(self.state)
             else:
                 break
             nxt = self.state.apply(option)
@@ -256,5 +286,6 @@ def seat_payload(program, state, index: int | None, text: Text, version: int, ro
     view = state.view(index)
     model = add_history(table_model(program, view, text, WEB_EVENTS), view, text, program)
     decision = decision_model(state, index, text) if index is not None else None
+    model["waiting_prompt"] = waiting_prompt(state, index, text)  # what the table waits on (public)
     return {"type": "view", "version": version, "role": role, "model": model, "decision": decision,
             "rules": rules_of(text, model, decision)}

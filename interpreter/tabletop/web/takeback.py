@@ -10,18 +10,19 @@ and who answered are public; the version moves on, so a click on the old table i
 
 from __future__ import annotations
 
-from ..auto import lone_pass
+from ..auto import lone_pass, only_option
 from .replay import Replay
 from .room import Refused
 
 
 def _target(room, seat: int) -> tuple[int, object]:
-    """How many decisions stay, and the state there: just before seat's last real decision."""
+    """How many decisions stay, and the state there: just before seat's last real decision (one
+    with a choice in it: a lone Pass or an only option is no move of the seat's to take back)."""
     st = room.state
     rep = Replay(room.game, st.seed, st.n, list(st.history))
     for k in range(rep.steps - 1, -1, -1):
         s = rep.states[k]
-        if s.current_player() == seat and lone_pass(s, seat) is None:
+        if s.current_player() == seat and lone_pass(s, seat) is None and only_option(s, seat) is None:
             return k, s
     raise Refused("you have no decision of yours to take back yet")
 

@@ -119,10 +119,13 @@ var Grimoire = (function () {
     head.appendChild(el("span", {cls: "title", text: m.title}));
     head.appendChild(el("span", {cls: "turn", text: L.turn + " " + m.turn}));
     head.appendChild(el("span", {cls: "who", text: m.you_label || L.spectator}));
+    // a seat that waits reads what it waits for: the question asked (public, like who is asked)
     var status = m.over ? L.over + ": " + m.result
-      : p.decision ? p.decision.prompt : m.waiting_label ? L.waiting + " " + m.waiting_label : "";
+      : p.decision ? p.decision.prompt : m.waiting_prompt ? L.waiting + " " + m.waiting_label + " · " + m.waiting_prompt
+      : m.waiting_label ? L.waiting + " " + m.waiting_label : "";
     head.appendChild(el("span", {id: "status", cls: m.over ? "over" : p.decision ? "yours" : "", text: status}));
-    if (p.autopass !== undefined && send.settings) head.appendChild(autopassBox(p, send));
+    if (p.autopass !== undefined && send.settings) head.appendChild(autopassBox(p, send, "autopass"));
+    if (p.autoone !== undefined && send.settings) head.appendChild(autopassBox(p, send, "autoone"));
     if (p.chat && send.settings) chat(p, send);
     if (p.role === "player" && send.settings) head.appendChild(takebackBar(p, send));
     if (p.role === "player" && send.settings) head.appendChild(soundBox());
@@ -172,7 +175,11 @@ var Grimoire = (function () {
         opts.appendChild(b);
       });
       dec.appendChild(opts);
-      if (p.decision.auto) dec.appendChild(el("p", {cls: "auto-note", text: labels.auto || ""}));
+      if (p.decision.plan && send.plan) dec.appendChild(planBox(p, send));
+      if (p.decision.auto) {
+        var lone = p.decision.options.length === 1 && p.decision.options[0].id === "pass";
+        dec.appendChild(el("p", {cls: "auto-note", text: (lone ? labels.auto : labels.auto_one) || ""}));
+      }
       var helps = p.decision.options.map(function (o) { return "action:" + o.id.split(":")[0]; })
         .filter(function (k, i, a) { return rules[k] && rules[k].text && a.indexOf(k) === i; });
       if (helps.length) {  // what each option does, on request
@@ -318,11 +325,44 @@ var Grimoire = (function () {
     wasMine = mine;
   }
 
-  function autopassBox(p, send) {
-    var box = el("input", {type: "checkbox", id: "autopass", checked: !!p.autopass});
-    box.onchange = function () { send.settings({type: "autopass", on: box.checked}); };
-    return el("label", {cls: "autopass", title: labels.autopass || ""}, box,
-              el("span", {text: labels.autopass || ""}));
+  function autopassBox(p, send, kind) {
+    // the seat's answers by itself: its lone Pass ("autopass"), its only option ("autoone")
+    var box = el("input", {type: "checkbox", id: kind, checked: !!p[kind]});
+    box.onchange = function () { send.settings({type: kind, on: box.checked}); };
+    return el("label", {cls: "autopass", title: labels[kind] || ""}, box, el("span", {text: labels[kind] || ""}));
+  }
+
+  function planBox(p, send) {
+    // the same question asked again and again (a hand-out): every step written down, then sent
+    // in one message; the table takes them in turn and asks again where one is no option
+    var plan = p.decision.plan;
+    var box = el("details", {id: "plan", cls: "plan"}, el("summary", {text: labels.plan || "…"}));
+    box.appendChild(el("p", {cls: "plan-note", text: labels.plan_note || ""}));
+    var rows = el("div", {cls: "plan-rows"});
+    function pick(list, value) {
+      var s = el("select");
+      list.forEach(function (x) { s.appendChild(el("option", {value: x.id, text: x.label})); });
+      if (value) s.value = value;
+      return s;
+    }
+    function addRow(x) {
+      rows.appendChild(el("div", {cls: "plan-row"}, pick(plan.rows, x), el("span", {text: " → "}), pick(plan.choices)));
+    }
+    plan.rows.forEach(function (r) { addRow(r.id); });
+    box.appendChild(rows);
+    var more = el("button", {id: "plan-add", cls: "small", text: "+"});
+    more.onclick = function () { addRow(); };
+    var go = el("button", {id: "plan-go", cls: "option", text: labels.plan_go || "OK"});
+    go.onclick = function () {
+      var steps = Array.from(rows.querySelectorAll(".plan-row")).map(function (r) {
+        var s = r.querySelectorAll("select");
+        return plan.action + ":" + s[0].value + "," + s[1].value;
+      });
+      document.querySelectorAll("button.option").forEach(function (x) { x.disabled = true; });
+      send.plan(steps, p.version);
+    };
+    box.appendChild(el("div", {cls: "plan-buttons"}, more, go));
+    return box;
   }
 
   function banner(text) {
@@ -338,6 +378,7 @@ var Grimoire = (function () {
       ws.send(JSON.stringify({type: "choose", option: option, version: version}));
     }
     send.settings = function (msg) { ws.send(JSON.stringify(msg)); };
+    send.plan = function (steps, version) { ws.send(JSON.stringify({type: "plan", options: steps, version: version})); };
     send.history = function (panel) {
       fetch(base + "/api/history/" + token + "?lang=" + lang).then(function (r) { return r.json(); }).then(function (h) {
         var old = panel.querySelector("ol");
