@@ -88,7 +88,7 @@ def test_the_other_seat_receives_the_same_messages_whether_a_seat_passed_by_itse
     if kind == "autopass":
         assert auto_history[:n].count("pass") > 5  # lone Passes were part of it
     else:  # seat A's only options (not Pass) were part of it
-        assert _only_options_of(ruleset, seed, auto_history[:n], 0) > 3
+        assert _only_options_of(ruleset, seed, auto_history[:n], 0) >= 2
     k = min(len(auto_b), len(click_b))
     assert k > 30
     assert auto_b[:k] == click_b[:k]  # message for message, the same pushes to seat B

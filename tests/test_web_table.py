@@ -129,7 +129,7 @@ def test_the_table_fits_a_phone_and_a_desktop(browser, width, tmp_path_factory):
                 assert top[1] >= top[0] - 1
             # the seat decides: the tab's title says so
             if room.state.current_player() == 0:
-                assert browser.title.startswith("▶")
+                assert browser.title.startswith("● Your turn — ")
             castle = make_room("castle_of_the_devil", ["human", "random", "random", "random"], seed=2)
             with served(castle) as b2:
                 _open(browser, b2, castle)

@@ -345,8 +345,9 @@ var Grimoire = (function () {
       if (value) s.value = value;
       return s;
     }
-    function addRow(x) {
-      rows.appendChild(el("div", {cls: "plan-row"}, pick(plan.rows, x), el("span", {text: " → "}), pick(plan.choices)));
+    function addRow(x) {  // (to begin with, one each in turn: a split nobody has to undo)
+      var k = rows.children.length, y = plan.choices[k % plan.choices.length].id;
+      rows.appendChild(el("div", {cls: "plan-row"}, pick(plan.rows, x), el("span", {text: " → "}), pick(plan.choices, y)));
     }
     plan.rows.forEach(function (r) { addRow(r.id); });
     box.appendChild(rows);
