@@ -168,3 +168,29 @@ def test_the_terminal_asks_a_human_no_lone_pass_unless_told_to(monkeypatch, caps
     n_all, lone_all = _terminal_prompts(monkeypatch, capsys, "--no-autopass")
     assert lone_auto == 0 and lone_all > 0
     assert n_auto == n_all - lone_all  # the same game: only the lone Passes are gone
+
+
+def test_the_terminal_rings_the_bell_when_a_human_turn_comes_only_with_bell(monkeypatch, capsys):
+    """`--bell` writes BEL once each time a human seat's turn comes after another seat decided;
+    without it, never; and the only options are taken by themselves unless --no-autoone."""
+    import interpreter.commands.play as play
+    real = play._ask_human
+
+    def run(*extra) -> tuple[str, list]:
+        monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3000))
+        asked = []
+
+        def counting(st, p, text):
+            asked.append(len(st.options()))
+            return real(st, p, text)
+        monkeypatch.setattr(play, "_ask_human", counting)
+        assert main(["play", "castle_of_the_devil", "--players", "4", "--seats", "human,random,random,random",
+                     "--seed", "3", "--quiet", *extra]) == 0
+        return capsys.readouterr().out, asked
+    rung, asked = run("--bell")
+    quiet, asked_quiet = run()
+    assert "\a" not in quiet and asked == asked_quiet
+    assert 0 < rung.count("\a") <= len(asked)  # at most once a prompt: a turn that comes, not every question
+    assert 1 not in asked  # no prompt with one option reached the human
+    _, asked_all = run("--no-autoone")
+    assert asked_all.count(1) > 0 and len(asked_all) - asked_all.count(1) == len(asked)

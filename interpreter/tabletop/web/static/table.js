@@ -353,13 +353,13 @@ var Grimoire = (function () {
     box.appendChild(rows);
     var more = el("button", {id: "plan-add", cls: "small", text: "+"});
     more.onclick = function () { addRow(); };
-    var go = el("button", {id: "plan-go", cls: "option", text: labels.plan_go || "OK"});
+    var go = el("button", {id: "plan-go", cls: "plan-go", text: labels.plan_go || "OK"});
     go.onclick = function () {
       var steps = Array.from(rows.querySelectorAll(".plan-row")).map(function (r) {
         var s = r.querySelectorAll("select");
         return plan.action + ":" + s[0].value + "," + s[1].value;
       });
-      document.querySelectorAll("button.option").forEach(function (x) { x.disabled = true; });
+      document.querySelectorAll("button.option, button.plan-go").forEach(function (x) { x.disabled = true; });
       send.plan(steps, p.version);
     };
     box.appendChild(el("div", {cls: "plan-buttons"}, more, go));
@@ -399,7 +399,7 @@ var Grimoire = (function () {
         if (msg.type === "view") { banner(""); draw(msg, send); }
         else if (msg.type === "refused") {
           banner((labels.refused || "Refused") + ": " + msg.message);
-          document.querySelectorAll("button.option").forEach(function (x) { x.disabled = false; });
+          document.querySelectorAll("button.option, button.plan-go").forEach(function (x) { x.disabled = false; });
         }
       };
       ws.onclose = function (ev) {
