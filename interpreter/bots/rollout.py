@@ -55,7 +55,7 @@ class RolloutBot:
 
     def __init__(self, seed: int = 0, game=None, width: int = 3, worlds: int = 16,
                  screen: int = 2, horizon: float = 2.0, delta: float = 2.0,
-                 futility: int = 4, quiet: bool | str = "turn"):
+                 futility: int = 4, quiet: bool | str | float = "round"):
         self.rng = Rng(seed_state(seed))
         self.policy = ruleset_policy(game, "rollout")
         self.width = max(1, int(width))
@@ -64,10 +64,9 @@ class RolloutBot:
         self.horizon = float(horizon)
         self.delta = float(delta)
         self.futility = max(0, int(futility or 0))  # 0: every candidate plays all `worlds`
-        if quiet not in (True, False, None, "turn", "off"):
-            raise ValueError(f"rollout option quiet is 'turn' or 'off', not {quiet!r}")
-        self.quiet = quiet in (True, "turn")
-        self._quiet_turn = None  # the turn whose screen showed no end (quiet="turn")
+        self.quiet, self.reach = _quiet(quiet)
+        self._quiet_until = None  # the last turn a quiet screen covers (quiet="turn", "round")
+        self._calm = False  # no playout of this screen has ended within its horizon + reach
         # what the last decisions did (for reports): searched, played out in full, overridden,
         # taken unscreened in a quiet turn, and the playouts run
         self.searched = self.full = self.overridden = self.unscreened = self.playouts = 0
@@ -88,16 +87,17 @@ class RolloutBot:
         cand = [opts[i].id for i in top + new[:self.width]]
         if len(cand) == 1:
             return cand[0]
-        if self.quiet and self._quiet_turn is not None and self._quiet_turn == seat.turn:
+        if self.quiet and self._quiet_until is not None and seat.turn <= self._quiet_until:
             self.unscreened += 1
-            return cand[0]  # this turn was screened already: no end within its horizon
+            return cand[0]  # a screen showed no end within this decision's horizon
         self.searched += 1
         rows: list[list] = []
         every = list(range(len(cand)))
-        self._play(seat, cand, every, self.screen, rows)
+        self._calm = True
+        self._play(seat, cand, every, self.screen, rows, self.reach * seat.players if self.quiet else 0)
         if all(v == 0.5 for row in rows for v in row):
-            if self.quiet:
-                self._quiet_turn = seat.turn
+            if self.quiet:  # the turns whose horizon ends where these playouts were seen to run
+                self._quiet_until = seat.turn + (round(self.reach * seat.players) if self._calm else 0)
             return cand[0]  # no game ends within the horizon: nothing to correct
         self.full += 1
         if self.futility:
@@ -143,11 +143,15 @@ class RolloutBot:
         self.last = {"candidates": cand, "worlds": n, "gain": means, "chosen": cand[best]}
         return best
 
-    def _play(self, seat, cand: list[str], cols: list[int], worlds: int, rows: list) -> None:
+    def _play(self, seat, cand: list[str], cols: list[int], worlds: int, rows: list,
+              reach: float = 0) -> None:
         """Append, for each of `worlds` new worlds, the playout score of the candidates `cols`
-        (None for the others)."""
+        (None for the others). With `reach` (turns), a screen: while no playout has ended, each
+        runs on past its horizon for that many turns more (the score is still the horizon's),
+        and `_calm` says whether none ended there either."""
         player = seat.player
         best_move = self._best_move
+        extra = round(reach)
         for _ in range(worlds):
             world = seat.determinize(self.rng)
             world.record = False
@@ -160,6 +164,11 @@ class RolloutBot:
                 while not s.over and s.turn < stop:
                     s.apply_in_place(best_move(s))
                 row[j] = _score(s, player)
+                if extra and self._calm:
+                    far = stop + extra
+                    while not s.over and s.turn < far:
+                        s.apply_in_place(best_move(s))
+                    self._calm = not s.over
             self.playouts += len(cols)
             rows.append(row)
 
@@ -172,6 +181,20 @@ class RolloutBot:
         sc = self.policy.scores(s, s.current_player(), opts)
         top = max(sc)
         return opts[sc.index(top)].id
+
+
+def _quiet(quiet) -> tuple[bool, float]:
+    """The `quiet` option as (on, reach in rounds): "turn" (reach 0), "round" (1), a number of
+    rounds, or "off"."""
+    if quiet in (True, "turn"):
+        return True, 0.0
+    if quiet in (False, None, "off"):
+        return False, 0.0
+    if quiet == "round":
+        return True, 1.0
+    if isinstance(quiet, (int, float)) and not isinstance(quiet, bool) and 0 <= quiet <= 10:
+        return True, float(quiet)
+    raise ValueError(f"rollout option quiet is 'turn', 'round', a number of rounds or 'off', not {quiet!r}")
 
 
 def _score(s, player: int) -> float:
