@@ -23,15 +23,19 @@ backgammon rollouts and Bertsekas' rollout policies), over determinized worlds. 
 Most decisions of a long game are far from any end, where every playout scores 0.5: after
 the first `screen` worlds show no game ending, the bot takes the policy's choice at once.
 Two economies (issue 30) spend the playouts where they can change the choice:
-- `quiet` ("turn", the default): once a screen shows no end within the horizon, the bot's
-  other decisions of the same turn (the turn number is public) take the policy's choice
-  without a screen: their horizon ends at the same turn, and the game was seen not to end
-  there.
+- `quiet` ("round", the default): a screen's playouts run on one round (`n` turns) past their
+  horizon (their scores are still the horizon's) while none has ended; when none ended there
+  either, the bot's decisions up to `n` turns later take the policy's choice without a screen:
+  their horizons end no later than those playouts were seen to run without an end. The turn
+  number is public. "turn" (the former default) covers only the rest of the screened turn
+  (where the horizon is the same); a number covers that many rounds; "off" screens every
+  decision.
 - `futility` (4, the default): from that many worlds on, a candidate whose summed
   difference against the policy's choice is not positive is played out no further (it
   cannot be chosen on the evidence so far), and the search stops when no candidate is left:
   a sequential test instead of a fixed `worlds` for every candidate.
-`quiet=False, futility=0` is the bot of 685a6d3 exactly (the same worlds, the same games).
+`quiet=False, futility=0` is the bot of 685a6d3 exactly (the same worlds, the same games), and
+`quiet="turn"` the bot of 3ce356e.
 So the search spends its time where the game is decided, its last rounds: it sees the loss
 a move leads to within the horizon, and the win another move reaches, which no score of one
 decision can. (Cutting playouts at the horizon and scoring them by the ruleset's `evaluate:`
