@@ -218,3 +218,33 @@ def test_a_choose_score_reads_the_asking_effects_player_locals_on_a_drawn_world(
         asked += seat.prompt == "trade_answer"
         st.apply_in_place(bots[st.current_player()].choose(seat))
     assert asked
+
+
+def test_a_score_split_at_its_conditions_scores_every_option_as_the_whole_expression():
+    # Scorer.plan evaluates a condition no option changes once a decision; the scores must be
+    # those of the whole expression, decision by decision, in seeded games
+    g = load(RULESETS / "shadows_over_camelot", ["first_game"])
+    pol = g.program.policy
+    scorers = [sc for sec in [pol.base, *pol.sides.values()]
+               for sc in [*sec.act.values(), *sec.choose.values()]]
+    planned = [sc for sc in scorers if sc.plan is not None]
+    assert any(sc.plan[0] == "if" for sc in planned)  # travel: `stay if <at a quest> else ...`
+    checked = 0
+    for seed in range(3):
+        st = g.new_game(seed=seed, players=4, record=False)
+        while not st.over:
+            opts = st.options()
+            p = st.current_player()
+            fast = pol.scores(st, p, opts)
+            saved = [sc.plan for sc in planned]
+            for sc in planned:
+                sc.plan = None
+            try:
+                whole = pol.scores(st, p, opts)
+            finally:
+                for sc, pl in zip(planned, saved):
+                    sc.plan = pl
+            assert fast == whole
+            checked += len(opts) > 1
+            st.apply_in_place(opts[fast.index(max(fast))].id)
+    assert checked > 100

@@ -209,6 +209,10 @@ def test_the_fixed_test_of_685a6d3_plays_every_candidate_in_every_world():
     assert bot.futility == 0 and not bot.quiet
     with pytest.raises(ValueError, match="quiet"):
         RolloutBot(0, g, quiet="sometimes")
+    assert (RolloutBot(0, g).quiet, RolloutBot(0, g).reach) == (True, 1.0)  # "round"
+    assert RolloutBot(0, g, quiet="turn").reach == 0 and RolloutBot(0, g, quiet=2).reach == 2
+    with pytest.raises(ValueError, match="quiet"):
+        RolloutBot(0, g, quiet=-1)
 
 
 def test_after_a_quiet_screen_the_rest_of_the_turn_plays_the_policy_unscreened():
@@ -221,7 +225,30 @@ def test_after_a_quiet_screen_the_rest_of_the_turn_plays_the_policy_unscreened()
             st.apply_in_place(bots[st.current_player()].choose(Seat(st)))
         return {k: sum(getattr(b, k) for b in bots) for k in ("full", "searched", "unscreened", "playouts")}
 
-    on, off = early("turn"), early("off")
-    assert on["full"] == off["full"] == 0
+    on, off, rnd = early("turn"), early("off"), early("round")
+    assert on["full"] == off["full"] == rnd["full"] == 0
     assert on["unscreened"] > 0 and off["unscreened"] == 0
     assert on["playouts"] < off["playouts"]
+    # quiet="round": a screen seen to run a round past its horizon covers the next round too
+    assert rnd["unscreened"] > on["unscreened"] and rnd["searched"] < on["searched"]
+
+
+def test_a_screen_that_sees_an_end_past_its_horizon_covers_only_its_turn():
+    # a playout that ends within the reach (one round past the horizon) leaves the screen's
+    # scores at 0.5 (the policy's choice stands) but covers no later turn
+    g = load(RULESETS / "high_tide", [])
+    bot = RolloutBot(0, g, horizon=1.0)
+    st = g.new_game(seed=1, players=2, record=False)
+    seat = Seat(st)
+    calls = []
+
+    def play(seat_, cand, cols, worlds, rows, reach=0):
+        calls.append(reach)
+        rows.extend([[0.5] * len(cand) for _ in range(worlds)])
+        bot._calm = False  # an end was seen past the horizon
+    bot._play = play
+    while len(seat.options) < 2:
+        st.apply_in_place(seat.options[0].id)
+        seat = Seat(st)
+    bot.choose(seat)
+    assert calls == [2.0] and bot._quiet_until == st.turn

@@ -61,6 +61,11 @@ class Seat:
         return self._state.over
 
     @property
+    def players(self) -> int:
+        """The number of players at the table (public)."""
+        return self._state.n
+
+    @property
     def turn(self) -> int:
         """The number of the turn being played (public: every player counts the turns)."""
         return self._state.turn

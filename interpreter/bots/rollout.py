@@ -23,15 +23,19 @@ backgammon rollouts and Bertsekas' rollout policies), over determinized worlds. 
 Most decisions of a long game are far from any end, where every playout scores 0.5: after
 the first `screen` worlds show no game ending, the bot takes the policy's choice at once.
 Two economies (issue 30) spend the playouts where they can change the choice:
-- `quiet` ("turn", the default): once a screen shows no end within the horizon, the bot's
-  other decisions of the same turn (the turn number is public) take the policy's choice
-  without a screen: their horizon ends at the same turn, and the game was seen not to end
-  there.
+- `quiet` ("round", the default): a screen's playouts run on one round (`n` turns) past their
+  horizon (their scores are still the horizon's) while none has ended; when none ended there
+  either, the bot's decisions up to `n` turns later take the policy's choice without a screen:
+  their horizons end no later than those playouts were seen to run without an end. The turn
+  number is public. "turn" (the former default) covers only the rest of the screened turn
+  (where the horizon is the same); a number covers that many rounds; "off" screens every
+  decision.
 - `futility` (4, the default): from that many worlds on, a candidate whose summed
   difference against the policy's choice is not positive is played out no further (it
   cannot be chosen on the evidence so far), and the search stops when no candidate is left:
   a sequential test instead of a fixed `worlds` for every candidate.
-`quiet=False, futility=0` is the bot of 685a6d3 exactly (the same worlds, the same games).
+`quiet=False, futility=0` is the bot of 685a6d3 exactly (the same worlds, the same games), and
+`quiet="turn"` the bot of 3ce356e.
 So the search spends its time where the game is decided, its last rounds: it sees the loss
 a move leads to within the horizon, and the win another move reaches, which no score of one
 decision can. (Cutting playouts at the horizon and scoring them by the ruleset's `evaluate:`
@@ -55,7 +59,7 @@ class RolloutBot:
 
     def __init__(self, seed: int = 0, game=None, width: int = 3, worlds: int = 16,
                  screen: int = 2, horizon: float = 2.0, delta: float = 2.0,
-                 futility: int = 4, quiet: bool | str = "turn"):
+                 futility: int = 4, quiet: bool | str | float = "round"):
         self.rng = Rng(seed_state(seed))
         self.policy = ruleset_policy(game, "rollout")
         self.width = max(1, int(width))
@@ -64,10 +68,9 @@ class RolloutBot:
         self.horizon = float(horizon)
         self.delta = float(delta)
         self.futility = max(0, int(futility or 0))  # 0: every candidate plays all `worlds`
-        if quiet not in (True, False, None, "turn", "off"):
-            raise ValueError(f"rollout option quiet is 'turn' or 'off', not {quiet!r}")
-        self.quiet = quiet in (True, "turn")
-        self._quiet_turn = None  # the turn whose screen showed no end (quiet="turn")
+        self.quiet, self.reach = _quiet(quiet)
+        self._quiet_until = None  # the last turn a quiet screen covers (quiet="turn", "round")
+        self._calm = False  # no playout of this screen has ended within its horizon + reach
         # what the last decisions did (for reports): searched, played out in full, overridden,
         # taken unscreened in a quiet turn, and the playouts run
         self.searched = self.full = self.overridden = self.unscreened = self.playouts = 0
@@ -88,16 +91,17 @@ class RolloutBot:
         cand = [opts[i].id for i in top + new[:self.width]]
         if len(cand) == 1:
             return cand[0]
-        if self.quiet and self._quiet_turn is not None and self._quiet_turn == seat.turn:
+        if self.quiet and self._quiet_until is not None and seat.turn <= self._quiet_until:
             self.unscreened += 1
-            return cand[0]  # this turn was screened already: no end within its horizon
+            return cand[0]  # a screen showed no end within this decision's horizon
         self.searched += 1
         rows: list[list] = []
         every = list(range(len(cand)))
-        self._play(seat, cand, every, self.screen, rows)
+        self._calm = True
+        self._play(seat, cand, every, self.screen, rows, self.reach * seat.players if self.quiet else 0)
         if all(v == 0.5 for row in rows for v in row):
-            if self.quiet:
-                self._quiet_turn = seat.turn
+            if self.quiet:  # the turns whose horizon ends where these playouts were seen to run
+                self._quiet_until = seat.turn + (round(self.reach * seat.players) if self._calm else 0)
             return cand[0]  # no game ends within the horizon: nothing to correct
         self.full += 1
         if self.futility:
@@ -143,11 +147,15 @@ class RolloutBot:
         self.last = {"candidates": cand, "worlds": n, "gain": means, "chosen": cand[best]}
         return best
 
-    def _play(self, seat, cand: list[str], cols: list[int], worlds: int, rows: list) -> None:
+    def _play(self, seat, cand: list[str], cols: list[int], worlds: int, rows: list,
+              reach: float = 0) -> None:
         """Append, for each of `worlds` new worlds, the playout score of the candidates `cols`
-        (None for the others)."""
+        (None for the others). With `reach` (turns), a screen: while no playout has ended, each
+        runs on past its horizon for that many turns more (the score is still the horizon's),
+        and `_calm` says whether none ended there either."""
         player = seat.player
         best_move = self._best_move
+        extra = round(reach)
         for _ in range(worlds):
             world = seat.determinize(self.rng)
             world.record = False
@@ -160,6 +168,11 @@ class RolloutBot:
                 while not s.over and s.turn < stop:
                     s.apply_in_place(best_move(s))
                 row[j] = _score(s, player)
+                if extra and self._calm:
+                    far = stop + extra
+                    while not s.over and s.turn < far:
+                        s.apply_in_place(best_move(s))
+                    self._calm = not s.over
             self.playouts += len(cols)
             rows.append(row)
 
@@ -172,6 +185,20 @@ class RolloutBot:
         sc = self.policy.scores(s, s.current_player(), opts)
         top = max(sc)
         return opts[sc.index(top)].id
+
+
+def _quiet(quiet) -> tuple[bool, float]:
+    """The `quiet` option as (on, reach in rounds): "turn" (reach 0), "round" (1), a number of
+    rounds, or "off"."""
+    if quiet in (True, "turn"):
+        return True, 0.0
+    if quiet in (False, None, "off"):
+        return False, 0.0
+    if quiet == "round":
+        return True, 1.0
+    if isinstance(quiet, (int, float)) and not isinstance(quiet, bool) and 0 <= quiet <= 10:
+        return True, float(quiet)
+    raise ValueError(f"rollout option quiet is 'turn', 'round', a number of rounds or 'off', not {quiet!r}")
 
 
 def _score(s, player: int) -> float:

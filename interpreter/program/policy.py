@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 from ..effects import ast as A
 from ..effects.parse import parse
-from ..effects.scope import Scope, Source
+from ..effects.scope import CheckError, Scope, Source
+from ..effects.types import join
 from ..errors import GrimoireError
 from .view_safety import ViewCheck, facedown_targets
 
@@ -46,6 +47,7 @@ class Scorer:
     where: str            # file:line:col of the expression
     frame: tuple = ()     # card and player locals of the effect that asks (choose), read from its frame
     reads: frozenset = frozenset()  # every name and function the expression mentions
+    plan: tuple | None = None  # fn split at the conditions no option changes (see `_plan`)
 
 
 @dataclass
@@ -149,12 +151,15 @@ class PolicyProgram:
                 for n in sc.frame:
                     loc[n] = asking.get(n)
             loc["picked"] = pend.get("picked") or []
+            if sc.plan is not None and opts:
+                fn = _resolve(sc.plan, st, fr)
             for o in opts:
                 loc["choice"] = o.value
                 v = fn(st, fr)
                 out.append(default if v is None else float(v))
             return out
         act = sec.act
+        fns: dict = {}  # scorer -> its function for this decision (a plan resolved once)
         for o in opts:
             v = o.value
             sc = act.get("pass") if v is None else act.get(v[0])
@@ -163,7 +168,12 @@ class PolicyProgram:
                 continue
             if sc.names:
                 loc.update(zip(sc.names, v[1]))
-            r = sc.fn(st, fr)
+            fn = sc.fn
+            if sc.plan is not None:
+                fn = fns.get(id(sc))
+                if fn is None:
+                    fn = fns[id(sc)] = _resolve(sc.plan, st, fr)
+            r = fn(st, fr)
             out.append(default if r is None else float(r))
         return out
 
@@ -202,6 +212,14 @@ class PolicyProgram:
                     seen.add(id(sc))
                     out.extend(f"{sc.where}: {w}" for w in sc.why)
         return out
+
+
+def _resolve(plan: tuple, st, fr):
+    """The function that scores every option of this decision: the plan's conditions (which
+    read nothing an option binds) evaluated once, as the whole expression evaluates them."""
+    while plan[0] == "if":
+        plan = plan[2] if plan[1](st, fr) else plan[3]
+    return plan[1]
 
 
 # ---- compiling --------------------------------------------------------------------------------
@@ -394,8 +412,37 @@ class _Compiling:
                 safe |= ns
         reads = frozenset(n.id if isinstance(n, A.Name) else n.func for n in A.walk_nodes(tree)
                           if isinstance(n, (A.Name, A.Call)))
-        sc = self.cache[key] = Scorer(fn, tuple(arg_names), frozenset(safe), why, where, frame, reads)
+        plan = self.plan(tree, src, {"me": "player", **names}, set(arg_names), ())
+        sc = self.cache[key] = Scorer(fn, tuple(arg_names), frozenset(safe), why, where, frame, reads,
+                                      plan if plan is not None and plan[0] == "if" else None)
         return sc
+
+    def plan(self, e, src, names: dict, bound: set, wants: tuple) -> tuple | None:
+        """The expression `e` as a decision tree over its conditions that read no name an
+        option binds (`bound`: the action's arguments, or `choice`): `("if", cond, then,
+        else)` down to `("leaf", fn)`. A score `X if C else Y` whose C is the same for every
+        option (a player's hand, the board) evaluates C once a decision instead of once an
+        option; each option then evaluates X or Y as the whole expression would (the same
+        functions, coerced to the same types: `wants`, the types of the enclosing branches,
+        outermost first), so the scores are the same. None where a part does not compile (the
+        whole expression's errors are reported already)."""
+        try:
+            if isinstance(e, A.IfExpr) and A.names_in(e.cond).isdisjoint(bound):
+                cf, _ = self.comp.expr(e.cond, src, Scope(dict(names)))
+                _, tt = self.comp.expr(e.then, src, Scope(dict(names)))
+                _, ot = self.comp.expr(e.other, src, Scope(dict(names)))
+                t = join(tt, ot)
+                then = self.plan(e.then, src, names, bound, (*wants, t))
+                other = self.plan(e.other, src, names, bound, (*wants, t))
+                if then is None or other is None:
+                    return None
+                return ("if", self.comp.mat(cf), then, other)
+            fn, t = self.comp.expr(e, src, Scope(dict(names)))
+        except CheckError:
+            return None
+        for want in reversed(wants):  # as x_IfExpr coerces a branch, level by level
+            fn, t = self.comp.coerce(fn, t, want), want
+        return ("leaf", self.comp.mat(fn))
 
 
 __all__ = ["PolicyProgram", "Scorer", "Section", "compile_policy"]

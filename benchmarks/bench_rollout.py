@@ -1,0 +1,135 @@
+"""The rollout bot's cost and strength on Shadows over Camelot `first_game` (issue 30).
+
+Run:
+  python benchmarks/bench_rollout.py play --bot rollout --players 3 --seed 40000000 --games 300 --out A.jsonl
+  python benchmarks/bench_rollout.py play --bot policy ... --out P.jsonl
+  python benchmarks/bench_rollout.py compare A.jsonl B.jsonl      # paired (McNemar), Wilson intervals
+  python benchmarks/bench_rollout.py cost A.jsonl                 # CPU s a game: mean, median, p10, p90
+
+`play` plays the games one after another in this process (no workers) with every seat the
+same bot, game i on seed --seed + i, each seat's bot seeded as `grimoire simulate` seeds it
+(`interpreter.sim.runner.play_game`), and writes one line per game: seed, winning sides,
+decisions, turns, and the process CPU seconds the game took (`time.process_time`, which a
+loaded machine does not inflate as it does wall time) and, for a rollout bot, its counters.
+`--options JSON` passes bot options (`{"quiet": "off", "futility": 0}`). `--resume` skips the
+seeds already in --out. To compare two versions of the bot, run `play` from each tree (the
+script imports the `interpreter` beside it) and `compare` the files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+CAMELOT = str(ROOT / "rulesets" / "shadows_over_camelot")
+COUNTERS = ("searched", "full", "overridden", "unscreened", "playouts")
+
+
+def play(a) -> None:
+    from interpreter.game import load
+    from interpreter.sim import SimSpec, runner
+    opts = json.loads(a.options) if a.options else {}
+    spec = SimSpec(CAMELOT, tuple(a.variants.split(",")) if a.variants else (), a.players, (a.bot,),
+                   options=opts)
+    game = load(spec.ruleset, list(spec.variants))
+    out = Path(a.out)
+    done = set()
+    if a.resume and out.exists():
+        done = {json.loads(line)["seed"] for line in out.read_text().splitlines() if line.strip()}
+    made = []
+    import interpreter.bots as bots_pkg
+    make = bots_pkg.make_bot
+
+    def spy(*args, **kw):  # keep the bots a game made, to read their counters
+        b = make(*args, **kw)
+        made.append(b)
+        return b
+    bots_pkg.make_bot = spy
+    try:
+        with out.open("a") as f:
+            for seed in range(a.seed, a.seed + a.games):
+                if seed in done:
+                    continue
+                made.clear()
+                t0 = time.process_time()
+                r = runner.play_game(game, spec, seed)
+                secs = time.process_time() - t0
+                rec = {"seed": seed, "sides": r["sides"], "winners": r["winners"], "reason": r["reason"],
+                       "decisions": r["decisions"], "turns": r["turns"], "cpu": round(secs, 3)}
+                if a.bot == "rollout":
+                    rec["counts"] = {k: sum(getattr(b, k, 0) for b in made) for k in COUNTERS}
+                f.write(json.dumps(rec) + "\n")
+                f.flush()
+                if a.verbose:
+                    print(json.dumps(rec), flush=True)
+    finally:
+        bots_pkg.make_bot = make
+
+
+def read(path: str) -> dict:
+    rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    return {r["seed"]: r for r in rows}
+
+
+def cost(a) -> None:
+    for path in a.files:
+        rows = list(read(path).values())
+        xs = sorted(r["cpu"] for r in rows)
+        n = len(xs)
+        print(f"{path}: {n} games, CPU s a game: mean {statistics.fmean(xs):.3f}, median "
+              f"{statistics.median(xs):.3f}, p10 {xs[n // 10]:.3f}, p90 {xs[(9 * n) // 10]:.3f}, "
+              f"decisions a game {statistics.fmean(r['decisions'] for r in rows):.0f}")
+
+
+def compare(a) -> None:
+    from math import comb
+
+    from interpreter.sim.stats import wilson
+    base, var = read(a.base), read(a.variant)
+    seeds = sorted(set(base) & set(var))
+    n = len(seeds)
+    wb = [("loyal" in base[s]["sides"]) for s in seeds]
+    wv = [("loyal" in var[s]["sides"]) for s in seeds]
+    b_only = sum(1 for x, y in zip(wb, wv) if x and not y)
+    v_only = sum(1 for x, y in zip(wb, wv) if y and not x)
+    k = b_only + v_only
+    # exact two-sided McNemar (binomial on the discordant pairs)
+    p = 1.0 if k == 0 else min(1.0, 2 * sum(comb(k, i) for i in range(min(b_only, v_only) + 1)) / 2 ** k)
+    for label, w, path in (("base", wb, a.base), ("variant", wv, a.variant)):
+        lo, hi = wilson(sum(w), n)
+        print(f"{label} {path}: Loyal wins {sum(w)}/{n} = {sum(w) / n:.1%} [{lo:.1%}, {hi:.1%}]")
+    print(f"paired on {n} seeds ({seeds[0]}..{seeds[-1]}): base only {b_only}, variant only {v_only}, "
+          f"difference {(sum(wv) - sum(wb)) / n:+.1%}, exact McNemar p = {p:.3g}")
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("play")
+    p.add_argument("--bot", default="rollout")
+    p.add_argument("--players", type=int, default=3)
+    p.add_argument("--seed", type=int, default=40_000_000)
+    p.add_argument("--games", type=int, default=30)
+    p.add_argument("--variants", default="first_game")
+    p.add_argument("--options", help="bot options, JSON")
+    p.add_argument("--out", required=True)
+    p.add_argument("--resume", action="store_true")
+    p.add_argument("--verbose", action="store_true")
+    c = sub.add_parser("compare")
+    c.add_argument("base")
+    c.add_argument("variant")
+    k = sub.add_parser("cost")
+    k.add_argument("files", nargs="+")
+    a = ap.parse_args(argv)
+    {"play": play, "compare": compare, "cost": cost}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    main()
