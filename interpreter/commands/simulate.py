@@ -21,7 +21,7 @@ from ..sim.backends import BACKENDS, Terminated, default_jobs, on_sigterm, raise
 from ..sim.limits import check_numbers
 from ..sim.report import write_atomic_bytes
 from ..sim.runner import SimSpec
-from ..sim.stats import compare, summarize
+from ..sim.stats import compare, rarely_taken, summarize
 from ..sim.summary_text import Names, print_summary, speed_line, words
 from ..sim.summary_text import never_won as never_won_text
 from ..sim.sweep import base_value, curve, fresh_out, parse_sweep, point_name, run_name, sweep_png, sweep_variants
@@ -158,7 +158,8 @@ def cmd_simulate(args) -> int:
         out.mkdir(parents=True, exist_ok=True)
         # tables and charts name runs by their rules; --base-variant is played by every run
         names = (run_name(rs.id, base_vs) if base_vs else rs.id, run_name(rs.id, base_vs + args.variant))
-        specs = {names[1]: SimSpec(ruleset, tuple(base_vs + args.variant), **common)}
+        new = new_actions(game, args.ruleset, base_vs) if args.variant else ()
+        specs = {names[1]: SimSpec(ruleset, tuple(base_vs + args.variant), **common, watch=new)}
         if args.compare:
             specs = {names[0]: SimSpec(ruleset, tuple(base_vs), **common), **specs}
         sweep = None
@@ -166,7 +167,7 @@ def cmd_simulate(args) -> int:
             files = sweep_variants(out, rs, param, values, players)
             points = [(v, point_name(param, v, base)) for v in values]
             specs = {name: SimSpec(ruleset, tuple(base_vs + args.variant) + ((files[v],) if files[v] else ()),
-                                   **common)
+                                   **common, watch=new)
                      for v, name in points}
             sweep = (param, points)
         from ..sim.report import GameLog
@@ -213,6 +214,10 @@ def cmd_simulate(args) -> int:
                      games_per_second=round((sum(map(len, runs.values())) - resumed) / seconds, 3)
                      if seconds > 0 else None)
     report = _report(args, rs, players, bots, execution, runs, interrupted, failure, names)
+    warnings = rarely_taken(report["summary"], {n: sp.watch for n, sp in specs.items() if sp.watch})
+    if warnings:
+        report = {k: v for k, v in report.items() if k != "execution"} | {"warnings": warnings,
+                                                                          "execution": report["execution"]}
     from ..sim.report import write_reports
     title = f"{rs.id}" + (f" + {', '.join(Path(v).stem for v in args.variant)}" if args.variant else "") \
         + f": {players} players, {'/'.join(bots)} bots" \
@@ -233,6 +238,8 @@ def cmd_simulate(args) -> int:
     _print_summary(out_console, report, names, lang)
     for w in never_won_text(report["summary"], names, lang):
         err.print(w, soft_wrap=True, markup=False)
+    for w in warnings:
+        err.print(words(lang, w["id"], {k: v for k, v in w.items() if k != "id"}), soft_wrap=True, markup=False)
     for n in execution.get("nodes_given_dependencies", []):
         err.print(say(args, "cli-sim-node-shipped", node=n["node"] + f" ({n['node_id'][:8]})",
                       packages=", ".join(n["packages"])), soft_wrap=True, markup=False)
@@ -244,6 +251,14 @@ def cmd_simulate(args) -> int:
     if failure:
         return 1
     return (143 if terminated else 130) if interrupted else 0
+
+
+def new_actions(game, ruleset: str, base_vs: list) -> tuple:
+    """The actions the --variant files add: in the played ruleset, not in the base run's (the
+    ruleset with the --base-variant files only). Their offers and takes are counted."""
+    from ..game import load
+    base = load(ruleset, base_vs)
+    return tuple(sorted(set(game.program.actions) - set(base.program.actions)))
 
 
 def say(args, msg_id: str, **values) -> str:

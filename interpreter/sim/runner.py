@@ -29,6 +29,7 @@ class SimSpec:
     rotate: bool = False           # game i shifts the seats' bots by i (fair seat sharing)
     scenario: str | None = None    # a scenario file: every game starts from its position
     options: dict = field(default_factory=dict, hash=False)  # extra bot options (c, seconds, temperature, ...)
+    watch: tuple = ()              # action ids whose offers and takes each game counts ("actions")
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -75,6 +76,7 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
     bots = [make_bot(kind, seed * 1000 + p, game, **bot_options(spec, kind)) for p, kind in enumerate(kinds)]
     decisions = 0
     out = {"seed": seed, "index": index, "players": n, "bots": kinds}
+    counts = {a: [0, 0] for a in spec.watch} if spec.watch else None
     try:
         if st is None:  # the scenario's position; a statement failing on this seed is reported
             from ..scenarios.run import play_position
@@ -84,7 +86,10 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
             if decisions >= MAX_DECISIONS:
                 st.finish("decision_limit", [])
                 break
-            oid = bots[st.current_player()].choose(Seat(st, table))
+            seat = Seat(st, table)
+            oid = bots[st.current_player()].choose(seat)
+            if counts is not None:
+                count_offer(st, seat.options, oid, counts)
             if table is not None:
                 table.before(st, oid)
             refused = st.apply_in_place(oid)
@@ -97,7 +102,9 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
         out.update(winners=[], sides=[], reason="error", error=str(e).splitlines()[0][:300],
                    decisions=decisions, turns=st.turn if st is not None else 0, player_sides=[],
                    seconds=round(time.perf_counter() - t0, 4))
+        _offers(out, counts)
         return out
+    _offers(out, counts)
     res = st.result or {}
     out.update(winners=list(res.get("winners", [])), sides=list(res.get("sides", [])),
                reason=res.get("reason", ""), decisions=decisions, turns=st.turn,
@@ -110,7 +117,26 @@ def play_game(game, spec: SimSpec, seed: int, index: int = 0) -> dict:
     return out
 
 
-POLICY_OPTIONS = ("temperature", "weights")  # the options a policy bot takes
+def count_offer(st, options: list, oid: str, counts: dict) -> None:
+    """Count, for every watched action offered at st's pending act decision, one offer, and
+    one take for the action of the chosen option `oid` (counts: action id -> [offers, takes])."""
+    if st.pending["k"] != "act":
+        return
+    chosen = None
+    for a in {o.value[0] for o in options if o.value is not None and o.value[0] in counts}:
+        counts[a][0] += 1
+        if chosen is None:
+            chosen = next((o.value for o in options if o.id == oid), None)
+        if chosen is not None and chosen[0] == a:
+            counts[a][1] += 1
+
+
+def _offers(out: dict, counts: dict | None) -> None:
+    if counts is not None:
+        out["actions"] = {a: {"offered": k, "taken": t} for a, (k, t) in counts.items()}
+
+
+POLICY_OPTIONS = ("temperature", "weights", "probe", "probe_worlds", "probe_delta", "probe_width")  # a policy bot
 ROLLOUT_OPTIONS = ("width", "worlds", "screen", "horizon", "delta", "futility", "quiet")  # and a rollout bot
 ROLLOUT_ONLY = ("width", "worlds", "screen", "delta", "futility", "quiet")  # `horizon`: MCTS too
 

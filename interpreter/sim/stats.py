@@ -93,7 +93,7 @@ def summarize(results: list[dict]) -> dict:
         xs = [r["stats"][k] for r in ok if k in (r.get("stats") or {})]
         m, sd = mean_sd(xs)
         stats[k] = {"mean": m, "sd": sd, "games": len(xs)}
-    return {
+    out = {
         "games": len(results),
         "played": n,
         "errors": len(results) - n,
@@ -108,6 +108,47 @@ def summarize(results: list[dict]) -> dict:
         "first_error": next((f"seed {r['seed']}: {r.get('error', '')}" for r in results
                              if r.get("reason") == "error"), None),
     }
+    acts = action_counts(ok)
+    if acts:
+        out["actions"] = acts
+    return out
+
+
+def action_counts(results: list[dict]) -> dict:
+    """Over the games, for each watched action (`SimSpec.watch`): the decisions it was offered
+    at, how often it was taken, the games it was taken in, and the share of offers taken."""
+    out: dict = {}
+    for r in results:
+        for a, c in (r.get("actions") or {}).items():
+            t = out.setdefault(a, {"offered": 0, "taken": 0, "games_taken": 0})
+            t["offered"] += c["offered"]
+            t["taken"] += c["taken"]
+            t["games_taken"] += c["taken"] > 0
+    for t in out.values():
+        t["taken_share"] = t["taken"] / t["offered"] if t["offered"] else 0.0
+    return out
+
+
+RARELY = 0.01  # a new action taken in fewer than this share of its offers is "almost never taken"
+
+
+def rarely_taken(summaries: dict, new: dict) -> list[dict]:
+    """Warnings for the new actions of a variant (`new`: run name -> its action ids) that were
+    never offered, or taken in fewer than 1% of their offers, in that run's games."""
+    out = []
+    for run, actions in new.items():
+        counts = (summaries.get(run) or {}).get("actions") or {}
+        for a in actions:
+            c = counts.get(a)
+            if c is None or not (summaries.get(run) or {}).get("played"):
+                continue
+            if c["offered"] == 0:
+                out.append({"id": "cli-sim-action-never-offered", "run": run, "action": a,
+                            "games": summaries[run]["played"]})
+            elif c["taken"] < RARELY * c["offered"]:
+                out.append({"id": "cli-sim-action-rarely-taken", "run": run, "action": a,
+                            "offered": c["offered"], "taken": c["taken"]})
+    return out
 
 
 def two_proportion(k1: int, n1: int, k2: int, n2: int) -> dict:
