@@ -7,11 +7,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..errors import Problem, RulesetError, format_problem
+from ..errors import Problem, RulesetError
 from ..i18n.check import check_locales
 from ..i18n.fluent import pattern_hash
 from ..i18n.locales import locale_messages, locale_sources
 from ..i18n.roundtrip import _read_locale_rt, _set_sources, _write_locale_rt
+from .output import problem_text
 
 CATEGORY_NAMES = {
     "missing": "missing ids", "extra": "extra ids", "variables": "variables differ from English",
@@ -87,7 +88,7 @@ def cmd_check(args) -> int:
                                                         for p in problems]}, ensure_ascii=False, indent=2))
         return 1 if errors else 0
     for p in problems:
-        print(format_problem(p), file=sys.stderr)
+        print(problem_text(p), file=sys.stderr)
     counts: dict[str, dict[str, int]] = {}
     for p in errors:
         lang = Path(p.loc.file).stem if p.loc.file.endswith(".yaml") else "?"

@@ -2,8 +2,9 @@
 
 Pipeline position: commands (shared by every command and by cli.py's dispatch). The words
 around a problem (its severity, the count line) are the command line's, in its language
-(`set_language`, called by cli.py with `grimoire --lang` or LANG); the problem's own message
-stays as the check wrote it.
+(`set_language`, called by cli.py with `grimoire --lang` or LANG), and so is the problem's own
+message where the engine's catalogue has it (interpreter/i18n/problems.py; English otherwise).
+JSON output keeps the English a check wrote: it is read by programs.
 """
 
 from __future__ import annotations
@@ -28,9 +29,13 @@ def language() -> str:
 def problem_text(p: Problem, lang: str | None = None) -> str:
     """One problem, `file:line:col: SEVERITY: message` with its source line, the severity in
     the command line's language."""
+    from dataclasses import replace
+
+    from ..i18n.problems import localize
     from .cli_text import cli_text
-    text = format_problem(p)
-    word = cli_text(lang or _LANG[0], "cli-severity-" + p.severity, default=p.severity)
+    lang = lang or _LANG[0]
+    text = format_problem(replace(p, message=localize(p.message, lang)))
+    word = cli_text(lang, "cli-severity-" + p.severity, default=p.severity)
     head = f"{p.loc.file}:{p.loc.line}:{p.loc.col}: {p.severity}: "
     return text.replace(head, f"{p.loc.file}:{p.loc.line}:{p.loc.col}: {word}: ", 1)
 
