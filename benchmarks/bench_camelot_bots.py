@@ -9,9 +9,11 @@ Parts (each prints its numbers and appends them as one JSON line to --out):
             on the same seeds (McNemar)
   traitor   the base game (Traitor dealt as the rules say, playing its policy) against
             `first_game` on the same seeds; how often the Traitor is unmasked, how often an
-            accusation hits a Loyal Knight
+            accusation hits a Loyal Knight; with --base-ruleset DIR, the same seeds played by
+            that copy of the ruleset too (another policy), paired (McNemar)
   compare   `first_game` against `first_game` + each house rule, paired (McNemar)
-  speed     CPU time of whole 5-player policy games (median), and MCTS decisions per CPU second
+  speed     CPU time of whole 5-player policy games (median; and the base game with every seat's
+            beliefs, mean), and MCTS decisions per CPU second
 
 The evaluation seeds start at --seed (default 30,000,000), which no tuning ever played:
 `grimoire tune` trains on seeds from 1,000,000 on, and the hand tuning of the policy used seeds
@@ -46,9 +48,9 @@ def cpu() -> float:
     return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
 
 
-def play(variants, players, bots, games, seed, jobs, **spec):
+def play(variants, players, bots, games, seed, jobs, ruleset=CAMELOT, **spec):
     t0 = cpu()
-    res = list(run_batch(SimSpec(CAMELOT, tuple(variants), players, tuple(bots), **spec), seed, games, jobs))
+    res = list(run_batch(SimSpec(ruleset, tuple(variants), players, tuple(bots), **spec), seed, games, jobs))
     return sorted(res, key=lambda r: r["seed"]), cpu() - t0
 
 
@@ -163,6 +165,22 @@ def part_traitor(a) -> dict:
         print(show_paired(f"  the {len(with_t)} seeds where the Traitor is dealt", c["paired_traitor_games"]),
               f"; unmasked in {c['traitor_unmasked']}; {c['false_accusations']} accusations hit a Loyal "
               f"Knight (in {c['games_with_false_accusation']} games)", flush=True)
+        if a.base_ruleset:
+            # the same seeds played by another copy of the ruleset (e.g. main's policy): paired
+            old_open, _ = play(["first_game"], n, ["policy"], a.games, a.seed, a.jobs, ruleset=a.base_ruleset)
+            old, _ = play([], n, ["policy"], a.games, a.seed, a.jobs, ruleset=a.base_ruleset)
+            old_t = [r for r in old if r["stats"].get("traitor_present")]
+            c["against_base_ruleset"] = {
+                "first_game": paired(old_open, open_),
+                "traitor_games": paired(old_t, with_t),
+                "base_unmasked": sum(1 for r in old_t if r["stats"].get("traitor_unmasked")),
+                "base_games_with_false_accusation": sum(1 for r in old if r["stats"].get("false_accusations"))}
+            print(show_paired(f"  --base-ruleset -> this policy, first_game {n} players",
+                              c["against_base_ruleset"]["first_game"]), flush=True)
+            print(show_paired(f"  --base-ruleset -> this policy, base game {n} players, Traitor dealt",
+                              c["against_base_ruleset"]["traitor_games"]),
+                  f"; base unmasked in {c['against_base_ruleset']['base_unmasked']}, false accusation in "
+                  f"{c['against_base_ruleset']['base_games_with_false_accusation']} games", flush=True)
         out[str(n)] = c
     return out
 
@@ -198,6 +216,10 @@ def part_speed(a) -> dict:
           f"(mean {statistics.mean(times) * 1000:.1f}, {decisions / sum(times):.0f} decisions/s, {a.games} games)")
     out = {"policy_game_ms_median": med * 1000, "policy_game_ms_mean": statistics.mean(times) * 1000,
            "policy_decisions_per_s": decisions / sum(times), "games": a.games}
+    # the base game as simulate plays it: the Traitor dealt, every seat's beliefs kept from the public choices
+    res, secs = play([], 5, ["policy"], a.games, a.seed, 1)
+    out["base_game_with_beliefs_ms_mean"] = secs / a.games * 1000
+    print(f"5-player base game with beliefs (run_batch, 1 job): mean {secs / a.games * 1000:.1f} ms CPU a game")
     for n in a.players:
         st = game.new_game(seed=a.seed, players=n, record=False)
         bot = make_bot("mcts", 1, game, iterations=a.budget)
@@ -239,6 +261,8 @@ def main() -> None:
     ap.add_argument("--against", help="rollout: compare with a rollout bot of these options (JSON), not the policy")
     ap.add_argument("--mcts-decisions", type=int, default=40)
     ap.add_argument("--variants", default=",".join(HOUSE_RULES))
+    ap.add_argument("--base-ruleset", help="traitor: also play this copy of the ruleset (e.g. main's policy) "
+                    "on the same seeds, paired")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "camelot-bots.jsonl"))
     a = ap.parse_args()
     a.players = [int(x) for x in a.players.split(",")]
