@@ -76,3 +76,37 @@ def test_a_kept_table_that_does_not_replay_is_said_and_the_others_resume(tmp_pat
     assert any("1.save.json" in p for p in lobby.state.problems)
     assert any("9.table.json" in p for p in lobby.state.problems)
     assert all("Traceback" not in p for p in lobby.state.problems)
+
+
+def test_in_chromium_the_lobby_lists_a_resumed_table_and_its_link_opens_the_seat(tmp_path):
+    import threading
+
+    import pytest
+    import uvicorn
+    from webkit import chrome, free_port, have_browser, version, wait_for
+    if not have_browser():
+        pytest.skip("needs Debian's chromium and chromedriver")
+    folder = tmp_path / "tables"
+    body = {"ruleset": "high_tide", "players": 2, "lang": "en", "seats": ["human", "random"], "variants": []}
+    with TestClient(create_lobby("en", folder)) as client:
+        client.post("/api/tables", json=body)
+    lobby = create_lobby("en", folder)
+    room = lobby.state.tables[0]["room"]
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(lobby, host="127.0.0.1", port=port, log_level="warning"))
+    server.install_signal_handlers = lambda: None
+    th = threading.Thread(target=server.run, daemon=True)
+    th.start()
+    wait_for(None, lambda _: server.started, timeout=30, what="the lobby server")
+    try:
+        with chrome(1280, 900) as browser:
+            browser.get(f"http://127.0.0.1:{port}/")
+            row = wait_for(browser, lambda d: d.find_element("css selector", "#tables li[data-resumed='1']"),
+                           timeout=60, what="the resumed table in the list")
+            assert "Resumed" in row.text
+            row.find_element("css selector", "a.join").click()
+            wait_for(browser, lambda d: version(d) == room.version, timeout=30, what="the resumed seat's table")
+            assert browser.find_elements("css selector", "button.option")
+    finally:
+        server.should_exit = True
+        th.join(timeout=10)

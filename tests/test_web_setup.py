@@ -119,3 +119,64 @@ def test_in_chromium_the_title_says_your_turn_and_the_hand_out_is_one_dialog():
         assert browser.find_element("id", "sound").is_selected()  # the setting stayed (localStorage)
         mine = room.state.current_player() == p and room.payload(room.player_token(p))["decision"]
         assert browser.title.startswith("● Your turn") == bool(mine and not mine.get("auto"))
+
+
+def _hand_ids(room, seat: int) -> list[str]:
+    model = room.payload(room.player_token(seat))["model"]
+    return [c["id"] for z in model["private"]["zones"] if z["id"] == "hand" for c in z["cards"] if c["id"]]
+
+
+def test_a_waiting_seat_answers_its_own_setup_question_ahead_and_it_is_the_click_it_would_be():
+    room = make_room("shadows_over_camelot", CAMELOT, seed=5, hold=(0.0, 0.0))
+    clicked = make_room("shadows_over_camelot", CAMELOT, seed=5, hold=(0.0, 0.0))
+    assert room.state.current_player() == 0 and room.state.pending["prompt"] == "opening_offer"
+    waiting = room.payload(room.player_token(1))
+    assert waiting["ahead"] == {"open": True, "option": None} and waiting["decision"] is None
+    assert room.payload(room.player_token(0))["ahead"]["open"] is False  # (the seat asked answers as usual)
+    mine = _hand_ids(room, 1)[-1]
+    room.answer_ahead(room.player_token(1), mine)
+    assert room.payload(room.player_token(1))["ahead"]["option"] == mine
+    first = room.state.options()[0].id
+    room.choose(room.player_token(0), first, room.version)
+    # seat 2 was never asked: its answer was taken when its question came, then the bots offered
+    assert room.state.history[:2] == [first, mine] and room.ahead == {}
+    clicked.choose(clicked.player_token(0), first, clicked.version)
+    assert clicked.state.current_player() == 1 and clicked.state.pending["prompt"] == "opening_offer"
+    clicked.choose(clicked.player_token(1), mine, clicked.version)
+    assert clicked.state.history == room.state.history  # the same game as the click at its turn
+
+
+def test_an_answer_ahead_that_is_no_option_is_dropped_and_the_seat_is_asked():
+    room = make_room("shadows_over_camelot", CAMELOT, seed=5, hold=(0.0, 0.0))
+    room.answer_ahead(room.player_token(1), "no_such_card")
+    room.choose(room.player_token(0), room.state.options()[0].id, room.version)
+    assert room.state.current_player() == 1 and room.state.pending["prompt"] == "opening_offer"
+    assert room.ahead == {}
+    for token, option, says in ((room.player_token(1), "x", "nothing can be answered ahead"),  # it decides
+                                (room.spectator_token, "x", "does not decide"),
+                                (room.player_token(0), 7, "ahead")):
+        with pytest.raises(Refused, match=says):
+            room.answer_ahead(token, option)
+    room.answer_ahead(room.player_token(0), None)  # (dropping nothing is no error)
+    while room.state.phase == "setup":  # after the setup nothing is answered ahead
+        p = room.state.current_player()
+        room.choose(room.player_token(p), room.state.options()[0].id, room.version)
+    other = 1 - room.state.current_player() if room.state.current_player() in (0, 1) else 0
+    assert room.payload(room.player_token(other))["ahead"]["open"] is False
+    with pytest.raises(Refused, match="nothing can be answered ahead"):
+        room.answer_ahead(room.player_token(other), _hand_ids(room, other)[0])
+
+
+@pytest.mark.skipif(not have_browser(), reason="needs Debian's chromium and chromedriver")
+def test_in_chromium_a_waiting_seat_clicks_its_setup_answer_ahead():
+    room = make_room("shadows_over_camelot", CAMELOT, seed=5, hold=(0.0, 0.0))
+    mine = _hand_ids(room, 1)[0]
+    with served(room) as base, chrome() as browser:
+        browser.get(f"{base}/seat/{room.player_token(1)}")
+        wait_for(browser, lambda d: version(d) == room.version, what="the waiting seat's table")
+        assert not browser.find_elements("css selector", "button.option")  # it is not asked
+        browser.find_element("css selector", f"#ahead button.ahead-option[data-option='{mine}']").click()
+        wait_for(None, lambda _: room.ahead.get(1, (None, None))[1] == mine, what="the answer written ahead")
+        wait_for(browser, lambda d: d.find_elements("css selector", "#ahead button.chosen"), what="it is shown")
+        room.choose(room.player_token(0), room.state.options()[0].id, room.version)
+        assert room.state.history[1] == mine

@@ -53,7 +53,7 @@ def _page(name: str, room: Room, token: str, lang: str, base: str = "", **extra:
               ("connecting", "replay", "step", "seat", "spectator", "save", "saved", "start", "players", "refused",
                "autopass", "auto", "history", "since", "notes", "your_turn", "no_text", "rules", "close", "heard",
                "chat", "send", "takeback", "takeback_asks", "accept", "refuse", "sound", "autoone", "auto_one",
-               "plan", "plan_go", "plan_note")}
+               "plan", "plan_go", "plan_note", "ahead", "ahead_cancel")}
     body = (STATIC / "shell.html").read_text(encoding="utf-8").replace(
         "{{CONTENT}}", (STATIC / f"{name}.html").read_text(encoding="utf-8"))
     fields = {"TITLE": html.escape(room.game.ruleset.title), "LANG": lang, "TOKEN": html.escape(token),

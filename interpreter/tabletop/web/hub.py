@@ -81,6 +81,11 @@ class Hub:
                     await asyncio.to_thread(takeback.ask, self.room, token)
             await self.broadcast()
             self.kick()
+        elif kind == "ahead":
+            async with self.lock:
+                self.room.answer_ahead(token, msg.get("option"))
+            for ws in [w for w, (t, _) in self.sockets.items() if t == token]:  # (this seat's page only)
+                await self.send(ws, self.room.payload(token, self.sockets[ws][1]))
         elif kind == "chat":
             async with self.lock:
                 self.room.say(token, msg.get("text"))

@@ -93,6 +93,8 @@ class Room:
         self.autopass = {i: autopass for i, kind in enumerate(seats) if kind == "human"}
         # and takes its only option by itself (a question it has no choice in), unless turned off
         self.autoone = {i: autoone for i in self.autopass}
+        # a setup question answered ahead by a seat that waits: seat -> (question, option id)
+        self.ahead: dict[int, tuple[tuple, str]] = {}
         humans = len(self.autopass)
         self.hold = hold if hold is not None else HOLD if humans > 1 else (0.0, 0.0)
         self._hold_rng = random.SystemRandom()
@@ -152,6 +154,7 @@ class Room:
             out["seat"] = s.index
             out["autopass"] = self.autopass[s.index]
             out["autoone"] = self.autoone[s.index]
+            out["ahead"] = {"open": ahead_open(state, s.index), "option": (self.ahead.get(s.index) or (None, None))[1]}
             if out["decision"] is not None:
                 out["decision"]["auto"] = self._auto_seat(state) == s.index
         return out
@@ -182,6 +185,23 @@ class Room:
         if not isinstance(on, bool):
             raise Refused(f'send {{"type": "{kind}", "on": true or false}}', 400)
         (self.autoone if kind == "autoone" else self.autopass)[s.index] = on
+
+    def answer_ahead(self, token: str, option) -> None:
+        """While the table waits on another seat's setup question (a `choose`), write down this
+        seat's answer to the same question; it is taken when the seat is asked that question, if
+        it is one of its options then, and dropped at its next question either way. None: drop it."""
+        s = self.seat(token)
+        if s.index is None:
+            raise Refused(f"a {s.role} does not decide at this table")
+        if option is None:
+            self.ahead.pop(s.index, None)
+            return
+        if not isinstance(option, str) or not option or len(option) > 200:
+            raise Refused('send {"type": "ahead", "option": ID or null}', 400)
+        st = self.state
+        if not ahead_open(st, s.index):
+            raise Refused("nothing can be answered ahead now (only a setup question asked of another seat)")
+        self.ahead[s.index] = (question_of(st.pending), option)
 
     def say(self, token: str, said) -> None:
         """A player's line in the table's chat (the words of a person: nobody's secret but theirs)."""
@@ -244,6 +264,14 @@ class Room:
         self.play_bots()
         return n
 
+    def _take_ahead(self, p: int) -> str | None:
+        """Seat p's answer written ahead, if it answers the question p is asked now (dropped anyway)."""
+        ahead = self.ahead.pop(p, None)
+        st = self.state
+        if ahead is None or ahead[0] != question_of(st.pending) or ahead[1] not in {o.id for o in st.options()}:
+            return None
+        return ahead[1]
+
     def play_bots(self) -> int:
         """Let bot seats decide until a human decides or the game ends; return how many moves.
         Without a hold, what a human seat answers by itself is answered here too (with one, by the hub)."""
@@ -254,7 +282,7 @@ class Room:
                 option = bot_choice(self.bots[p], self.state)
             elif self.hold[1] <= 0 and self._auto_option(self.state) is not None:
                 option = self._auto_option(self.state)
-            else:
+            elif (option := self._take_ahead(p)) is None:
                 break
             nxt = self.state.apply(option)
             if not nxt:
@@ -271,6 +299,19 @@ class Room:
         path = Path(path) if path else self.save_path
         write_save(path, self.game, self.state, self.seats, self.lang)
         return path
+
+
+def question_of(pend) -> tuple:
+    """What a question asks, whoever is asked it: its kind and prompt."""
+    return pend["k"], pend.get("prompt"), pend.get("g")
+
+
+def ahead_open(st, seat: int) -> bool:
+    """May `seat` answer ahead now: the game is in its setup and asks another seat a `choose`?
+    (The phase, who is asked and the prompt are public: the leak check compares them.)"""
+    pend = st.pending
+    return (not st.is_over() and pend is not None and st.phase == "setup" and pend["k"] == "choose"
+            and pend["p"] != seat)
 
 
 def bot_choice(bot, state) -> str:

@@ -69,4 +69,5 @@ def _go_back(room) -> None:
     room.takeback = None
     _, st = _target(room, req["seat"])  # (from the game as it is now: it may have moved on meanwhile)
     room._advance(st)
+    room.ahead.clear()  # (answers written ahead were for questions of the game taken back)
     room.play_bots()  # (the seat decides there; nothing to play, unless a bot's turn came first)

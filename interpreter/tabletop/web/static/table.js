@@ -159,6 +159,7 @@ var Grimoire = (function () {
       var priv = panel("private", L.hand);
       priv.id = "private";
       left.appendChild(stats(m.private, priv, true));
+      if (p.ahead && p.ahead.open && send.settings) priv.appendChild(aheadBox(p, m, send));
     }
     if (p.decision) {
       var dec = panel("decision", p.decision.prompt);
@@ -330,6 +331,29 @@ var Grimoire = (function () {
     var box = el("input", {type: "checkbox", id: kind, checked: !!p[kind]});
     box.onchange = function () { send.settings({type: kind, on: box.checked}); };
     return el("label", {cls: "autopass", title: labels[kind] || ""}, box, el("span", {text: labels[kind] || ""}));
+  }
+
+  function aheadBox(p, m, send) {
+    // a setup question asked of another seat: this seat writes its own answer down ahead (one of
+    // its cards); the table takes it when this seat is asked the same question, if it is an option
+    var box = el("div", {id: "ahead", cls: "ahead"}, el("p", {cls: "plan-note", text: labels.ahead || ""}));
+    var seen = {};
+    m.private.zones.forEach(function (z) {
+      z.cards.forEach(function (c) {
+        if (!c.id || seen[c.id]) return;
+        seen[c.id] = true;
+        var b = el("button", {cls: "ahead-option" + (p.ahead.option === c.id ? " chosen" : ""), text: c.name,
+                              "data-option": c.id});
+        b.onclick = function () { send.settings({type: "ahead", option: c.id}); };
+        box.appendChild(b);
+      });
+    });
+    if (p.ahead.option) {
+      var cancel = el("button", {id: "ahead-cancel", cls: "small", text: labels.ahead_cancel || "×"});
+      cancel.onclick = function () { send.settings({type: "ahead", option: null}); };
+      box.appendChild(cancel);
+    }
+    return box;
   }
 
   function planBox(p, send) {
