@@ -84,6 +84,7 @@ def test_arguments_that_are_words_are_translated_and_others_kept():
     assert localize("visibility must be one of public, owner or hidden, found 'pubic' "
                     "(did you mean 'public'?)", "pt") == \
         "visibility tem de ser um de public, owner ou hidden, mas é 'pubic' (querias dizer 'public'?)"
+    assert localize("cannot compute a number + a string", "ru") == "нельзя вычислить число + строка"
 
 
 def _validate(case: str, lang: str, tmp_path: Path, monkeypatch) -> tuple[int, str]:

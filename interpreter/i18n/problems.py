@@ -11,6 +11,9 @@ each problem's English as a message with arguments:
   "or");
 * `problem-hint-did-you-mean` is the "(did you mean 'x'?)" a message may carry.
 
+An argument matches any text, except `$op` (an operator such as + == and, so in "cannot compute
+a number + a string" the operands are told apart).
+
 The English pattern is the message's key, as an English msgid is in gettext: a problem whose
 text matches `problem-ID`'s English (its `{ $x }` matching any text) is printed with
 `problem-ID`'s translation and the same arguments. A problem no message matches, or one whose
@@ -48,7 +51,8 @@ def _patterns() -> list[tuple[re.Pattern, str]]:
         for m in _PLACE.finditer(text):
             parts.append(re.escape(text[pos:m.start()]))
             name = m.group(1)
-            parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.*?)")
+            any_text = r"(?:[^\w\s]+|and|or|in|not)" if name == "op" else ".*?"   # an operator: + == and
+            parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>{any_text})")
             seen.add(name)
             pos = m.end()
         parts.append(re.escape(text[pos:]))
