@@ -63,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
         _print_problems([e.problem()])
         return 1
     except GrimoireError as e:
-        print(cli_text(lang, "cli-error", {"message": str(e)}), file=sys.stderr)
+        from .i18n.problems import localize as in_language  # the message in lang where the catalogue has it
+        print(cli_text(lang, "cli-error", {"message": in_language(str(e), lang)}), file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0

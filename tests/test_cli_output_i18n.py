@@ -37,11 +37,13 @@ def test_validate_strict_fails_on_what_i18n_check_reports(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("lang,warn,count,ok", [
-    ("ru", ": предупреждение: extra 'zone-nowhere'", "3 предупреждения (с --strict — ошибки)",
+    ("ru", ": предупреждение: лишнее 'zone-nowhere': в английском такого сообщения нет",
+     "3 предупреждения (с --strict — ошибки)",
      "ок: castle_of_the_devil 1.0: карт: 60, видов карт: 40"),
-    ("pl", ": ostrzeżenie: extra 'zone-nowhere'", "3 ostrzeżenia (z --strict: błędy)",
+    ("pl", ": ostrzeżenie: zbędne 'zone-nowhere': angielski nie ma takiego komunikatu",
+     "3 ostrzeżenia (z --strict: błędy)",
      "ok: castle_of_the_devil 1.0: karty: 60, rodzaje kart: 40"),
-    ("pt", ": aviso: extra 'zone-nowhere'", "3 avisos (erros com --strict)",
+    ("pt", ": aviso: 'zone-nowhere' a mais: o inglês não tem essa mensagem", "3 avisos (erros com --strict)",
      "ok: castle_of_the_devil 1.0: cartas: 60, tipos de carta: 40"),
 ])
 def test_validate_speaks_the_command_line_language(tmp_path, capsys, lang, warn, count, ok):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-from functools import cache
 
 from ..i18n.locales import LANGS
 
@@ -59,15 +58,9 @@ def cli_language(argv: list[str] | None, environ=None) -> str:
     return "en"
 
 
-@cache
 def _bundle(lang: str):
-    from fluent.runtime import FluentBundle, FluentResource
-
-    from ..i18n.fluent import _babel_locale, to_ftl
-    from ..i18n.locales import _engine_messages
-    b = FluentBundle([_babel_locale(lang)], use_isolating=False)
-    b.add_resource(FluentResource(to_ftl(_engine_messages(lang)[0])))
-    return b
+    from ..i18n.problems import engine_bundle
+    return engine_bundle(lang)
 
 
 def cli_text(lang: str, msg_id: str, args: dict | None = None, default: str | None = None) -> str:

@@ -60,6 +60,6 @@ def cmd_init(args) -> int:
 def add_init(isub) -> None:
     """Add `grimoire i18n init` to the i18n subcommands."""
     p = isub.add_parser("init", help="start a new language: write locales/LANG.yaml with every English message")
-    p.add_argument("ruleset")
-    p.add_argument("--lang", required=True, type=lang_code)
+    p.add_argument("ruleset", help="the ruleset folder")
+    p.add_argument("--lang", required=True, type=lang_code, help="the language to start, a code like de or pt-BR")
     p.set_defaults(fn=cmd_init)

@@ -109,12 +109,13 @@ def cmd_serve(args) -> int:
 def register(sub) -> None:
     """Add `grimoire serve` to the command line."""
     s = sub.add_parser("serve", help="play at a web table: one secret link per human seat, bots in the others")
-    s.add_argument("ruleset", nargs="?", default=None)
-    s.add_argument("--variant", action="append", default=[])
+    s.add_argument("ruleset", nargs="?", default=None, help="the ruleset folder (none: tables are made in the browser)")
+    s.add_argument("--variant", action="append", default=[], help="a variant file (repeatable)")
     s.add_argument("--seats", help="comma-separated: human or a bot kind (random, mcts, ...) per seat")
-    s.add_argument("--players", type=int)
-    s.add_argument("--seed", type=int)
-    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--players", type=int,
+                   help="players at the table (default: one per --seats entry, else the ruleset's minimum)")
+    s.add_argument("--seed", type=int, help="the game's seed (default 1)")
+    s.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000)")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     s.add_argument("--lang", type=lang_code, help="any language the ruleset has text in (default: the save's, or en)")
     s.add_argument("--load", help="resume a save of grimoire play or serve")

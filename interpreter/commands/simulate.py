@@ -46,7 +46,8 @@ def register(sub) -> None:
     s.add_argument("--players", type=int, help="players per game (default: the ruleset's minimum)")
     s.add_argument("--seed", type=int, default=1, help="game i uses seed SEED+i (default 1)")
     s.add_argument("--jobs", type=int, help=f"worker processes (default: all cores, {default_jobs()})")
-    s.add_argument("--backend", choices=BACKENDS, default="local")
+    s.add_argument("--backend", choices=BACKENDS, default="local",
+                   help="where the games run: local processes or a Ray cluster")
     s.add_argument("--address", help="a Ray cluster to join, HOST:PORT, ray://HOST:PORT or auto (with "
                    "--backend ray; default: RAY_ADDRESS, else Ray is started here)")
     s.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",

@@ -20,8 +20,8 @@ def _w(msg_id: str, **args) -> str:
 def register(sub) -> None:
     """Add the command to the `grimoire` subparsers."""
     t = sub.add_parser("test", help="run scenario files")
-    t.add_argument("paths", nargs="+")
-    t.add_argument("-v", "--verbose", action="store_true")
+    t.add_argument("paths", nargs="+", help="scenario files, or folders of them")
+    t.add_argument("-v", "--verbose", action="store_true", help="print every scenario, not only the failures")
     t.set_defaults(fn=cmd_test)
 
 

@@ -19,7 +19,7 @@ from .simulate import _progress
 def register(sub) -> None:
     """Add the `tune` subcommand."""
     t = sub.add_parser("tune", help="fit a side's policy weights by simulation (writes a variant)")
-    t.add_argument("ruleset")
+    t.add_argument("ruleset", help="the ruleset folder")
     t.add_argument("--side", required=True, help="the side whose policy weights are fitted")
     t.add_argument("--variant", action="append", default=[], help="a variant file (repeatable)")
     t.add_argument("--games", type=int, required=True, help="training games per trial")
@@ -29,7 +29,8 @@ def register(sub) -> None:
     t.add_argument("--weights", help="comma-separated: only these weights (default: all of the side's)")
     t.add_argument("--seed", type=int, default=1, help="evaluation game i uses seed SEED+i (default 1)")
     t.add_argument("--jobs", type=int, help=f"worker processes (default: all cores, {default_jobs()})")
-    t.add_argument("--backend", choices=BACKENDS, default="local")
+    t.add_argument("--backend", choices=BACKENDS, default="local",
+                   help="where the games run: local processes or a Ray cluster")
     t.add_argument("--address", help="a Ray cluster to join (with --backend ray)")
     t.add_argument("--out", help="the variant file to write (default: tuned_SIDE.yaml)")
     t.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -22,9 +22,10 @@ from .output import print_problems as _print_problems
 def register(sub) -> None:
     """Add the command to the `grimoire` subparsers."""
     v = sub.add_parser("validate", help="check a ruleset (and its locales, variants, scenarios)")
-    v.add_argument("path")
-    v.add_argument("--variant", action="append", default=[])
-    v.add_argument("--format", choices=["text", "json"], default="text")
+    v.add_argument("path", help="the ruleset folder (or its ruleset.yaml)")
+    v.add_argument("--variant", action="append", default=[], help="a variant file (repeatable)")
+    v.add_argument("--format", choices=["text", "json"], default="text",
+                   help="text for people, json for editors and tools")
     v.add_argument("--strict", action="store_true", help="warnings are errors")
     v.set_defaults(fn=cmd_validate)
 

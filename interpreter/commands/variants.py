@@ -30,13 +30,13 @@ SHORT = 40  # strings up to this long, on one line, are shown; longer ones are "
 def register(sub) -> None:
     """Add the `explain` and `diff` subcommands."""
     e = sub.add_parser("explain", help="show the files and lines that set one value of the rules")
-    e.add_argument("ruleset")
+    e.add_argument("ruleset", help="the ruleset folder")
     e.add_argument("path", help="a value, like params.goal or cards.pearl.count")
-    e.add_argument("--variant", action="append", default=[])
+    e.add_argument("--variant", action="append", default=[], help="a variant file (repeatable)")
     e.set_defaults(fn=cmd_explain)
     d = sub.add_parser("diff", help="list what the variants change, in rule terms")
-    d.add_argument("ruleset")
-    d.add_argument("--variant", action="append", default=[])
+    d.add_argument("ruleset", help="the ruleset folder")
+    d.add_argument("--variant", action="append", default=[], help="a variant file (repeatable)")
     d.set_defaults(fn=cmd_diff)
 
 

@@ -36,5 +36,6 @@ def require_language(ruleset_dir, lang: str) -> None:
     """GrimoireError unless the ruleset has text in `lang`."""
     have = languages_of(ruleset_dir)
     if lang not in have:
-        raise GrimoireError(f"{Path(ruleset_dir).name} has no {lang} text (it has: {', '.join(have)}); "
-                            f"start one with: grimoire i18n init {Path(ruleset_dir).name} --lang {lang}")
+        name = Path(ruleset_dir).resolve().name      # `play .` names the folder, not "."
+        raise GrimoireError(f"{name} has no {lang} text (it has: {', '.join(have)}); "
+                            f"start one with: grimoire i18n init {ruleset_dir} --lang {lang}")

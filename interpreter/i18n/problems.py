@@ -11,6 +11,9 @@ each problem's English as a message with arguments:
   "or");
 * `problem-hint-did-you-mean` is the "(did you mean 'x'?)" a message may carry.
 
+An argument matches any text, except `$op` (an operator such as + == and, so in "cannot compute
+a number + a string" the operands are told apart).
+
 The English pattern is the message's key, as an English msgid is in gettext: a problem whose
 text matches `problem-ID`'s English (its `{ $x }` matching any text) is printed with
 `problem-ID`'s translation and the same arguments. A problem no message matches, or one whose
@@ -28,6 +31,7 @@ PREFIX = "problem-"
 WORD = "problem-word-"
 HINT = "problem-hint-did-you-mean"
 _PLACE = re.compile(r"\{\s*\$([a-z][a-z0-9_]*)\s*\}")
+_ID = re.compile(r"'?[\w.$-]+'?")
 _HINT = re.compile(r" \(did you mean '([^']*)'\?\)")
 
 
@@ -47,7 +51,8 @@ def _patterns() -> list[tuple[re.Pattern, str]]:
         for m in _PLACE.finditer(text):
             parts.append(re.escape(text[pos:m.start()]))
             name = m.group(1)
-            parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.*?)")
+            any_text = r"(?:[^\w\s]+|and|or|in|not)" if name == "op" else ".*?"   # an operator: + == and
+            parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>{any_text})")
             seen.add(name)
             pos = m.end()
         parts.append(re.escape(text[pos:]))
@@ -71,14 +76,25 @@ def match(message: str) -> tuple[str, dict[str, str]] | None:
     return None
 
 
+@cache
+def engine_bundle(lang: str):
+    """A Fluent bundle of the engine's own messages in `lang` (the command line's words too)."""
+    from fluent.runtime import FluentBundle, FluentResource
+
+    from .fluent import _babel_locale, to_ftl
+    from .locales import _engine_messages
+    b = FluentBundle([_babel_locale(lang)], use_isolating=False)
+    b.add_resource(FluentResource(to_ftl(_engine_messages(lang)[0])))
+    return b
+
+
 def _has(lang: str, key: str) -> bool:
-    from ..commands.cli_text import _has as has
-    return has(lang, key)
+    return engine_bundle(lang).has_message(key)
 
 
 def _text(lang: str, key: str, args: dict | None = None) -> str:
-    from ..commands.cli_text import cli_text
-    return cli_text(lang, key, args)
+    b = engine_bundle(lang)
+    return b.format_pattern(b.get_message(key).value, args or {})[0]
 
 
 def _word(lang: str, value: str) -> str:
@@ -90,6 +106,8 @@ def _word(lang: str, value: str) -> str:
     if len(parts) > 1 and all(p in _words() and _has(lang, _words()[p]) for p in parts):
         said = [_text(lang, _words()[p]) for p in parts]
         return _text(lang, "problem-list-or", {"first": ", ".join(said[:-1]), "last": said[-1]})
+    if len(parts) > 1 and " or " in value and all(_ID.fullmatch(p) for p in parts):  # a list of ids
+        return _text(lang, "problem-list-or", {"first": ", ".join(parts[:-1]), "last": parts[-1]})
     return value
 
 

@@ -38,6 +38,7 @@ class Text:
         for code in ([lang, "en"] if lang != "en" else ["en"]):
             b = FluentBundle([_babel_locale(code)], use_isolating=False)
             eng, _, eng_doc = _engine_messages(code)
+            eng = {k: v for k, v in eng.items() if not k.startswith("problem-")}  # the checks' words, not the game's
             b.add_resource(FluentResource(to_ftl(eng)))
             msgs, _, doc = locale_messages(root, code)
             msgs = {**msgs, **variant_messages(program, code)}  # a variant's own text wins
