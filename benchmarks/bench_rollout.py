@@ -74,7 +74,19 @@ def play(a) -> None:
 
 
 def read(path: str) -> dict:
-    rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise SystemExit(f"{path}: cannot read: {e.strerror}") from None
+    rows = []
+    for i, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                raise SystemExit(f"{path}:{i}:{e.colno}: not a game record: {e.msg}") from None
+    if not rows:
+        raise SystemExit(f"{path}: no games")
     return {r["seed"]: r for r in rows}
 
 
