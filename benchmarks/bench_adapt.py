@@ -55,7 +55,8 @@ def main() -> None:
         c = compare(results[False], results[True])
         for side, d in c["by_side"].items():
             print(f"  {side}: probe on - off {100 * d['difference']:+.1f} points "
-                  f"[{100 * d['ci95'][0]:+.1f}, {100 * d['ci95'][1]:+.1f}], pairs {d['base_only']}/{d['variant_only']}, "
+                  f"[{100 * d['ci95'][0]:+.1f}, {100 * d['ci95'][1]:+.1f}], "
+                  f"pairs {d['base_only']}/{d['variant_only']}, "
                   f"McNemar p = {d['mcnemar_p']:.3g}", flush=True)
 
 
