@@ -125,3 +125,18 @@ def test_the_warning_is_localized():
     vals = {"action": "gift", "taken": 0, "offered": 40, "run": "gift"}
     texts = {lang: words(lang, "cli-sim-action-rarely-taken", vals) for lang in ("en", "ru", "pl", "pt")}
     assert len(set(texts.values())) == 4 and all("gift" in t and "40" in t for t in texts.values())
+
+
+def test_the_probing_policy_bot_is_honest():
+    # the probe's worlds are drawn from the seat's view: a re-deal of the hidden cards the
+    # player cannot tell apart from the real ones gives the same choice (tests/test_bot_honesty.py)
+    from tests.test_bot_honesty import audit
+    game = load("high_tide", [HARVEST])
+    checked = probed = 0
+    for seed in range(5):
+        bots = [PolicyBot(seed * 100 + p, game, probe_worlds=6) for p in range(3)]
+        n, _, differ = audit(game, 3, bots, seed, 40)
+        assert differ == 0
+        checked += n
+        probed += sum(b.probed for b in bots)
+    assert checked >= 40 and probed > 0
