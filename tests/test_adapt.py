@@ -33,7 +33,7 @@ def test_a_new_action_that_helps_is_taken_where_the_plain_policy_ignores_it():
     assert off["offered"] > 50 and on["offered"] > 20
     # the plain policy takes it only where its default score beats every scored option
     assert off["taken_share"] < 0.1
-    assert on["taken_share"] > 0.4 and on["games_taken"] == 8
+    assert on["taken_share"] > 0.25 and on["taken_share"] > 4 * off["taken_share"] and on["games_taken"] >= 7
 
 
 def test_a_new_action_that_harms_is_not_taken():
@@ -59,12 +59,16 @@ def test_the_probe_plays_only_decisions_with_new_options():
 
 def test_the_probe_takes_a_new_option_on_evidence_and_counts_it():
     game = load("high_tide", [HARVEST])
-    st = game.new_game(seed=20_000_003, players=3, record=False)
+    st = game.new_game(seed=20_000_002, players=3, record=False)
     seat = Seat(st)
     bot = PolicyBot(3, game)
     assert [seat.options[i].id for i in seat.unscored(bot.policy)] == ["harvest"]
     assert bot.choose(seat) == "harvest" and bot.probed == 1 and bot.adapted == 1
     assert PolicyBot(3, game, probe=False).choose(Seat(st)) != "harvest"
+    # where a pearl (5 points and 2 cards) is in hand, 8 points now are not shown to be better
+    st = game.new_game(seed=20_000_000, players=3, record=False)
+    bot = PolicyBot(3, game)
+    assert bot.choose(Seat(st)) == "play:pearl" and bot.probed == 1 and bot.adapted == 0
 
 
 def test_a_variant_may_score_its_new_action_in_its_policy(tmp_path):
