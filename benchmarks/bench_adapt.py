@@ -30,15 +30,18 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=5)
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=41_000_000)
+    ap.add_argument("--option", action="append", default=[], help="a policy bot option NAME=NUMBER (repeatable)")
     ap.add_argument("--probe", default="off,on", help="off, on, or off,on (then compared game by game)")
     args = ap.parse_args()
+    opts = {k: float(v) for k, v in (o.split("=", 1) for o in args.option)}
     for run in args.variants.split(","):
         vs = run.split("+")
         base = load(args.ruleset, vs[:-1]).program.actions
         new = tuple(sorted(set(load(args.ruleset, vs).program.actions) - set(base)))
         results = {}
         for probe in [p == "on" for p in args.probe.split(",")]:
-            spec = SimSpec(args.ruleset, tuple(vs), args.players, ("policy",), options={"probe": probe}, watch=new)
+            spec = SimSpec(args.ruleset, tuple(vs), args.players, ("policy",),
+                           options={"probe": probe, **opts}, watch=new)
             game = load_game(spec)
             t = time.process_time()
             results[probe] = [play_game(game, spec, args.seed + i, i) for i in range(args.games)]
@@ -46,16 +49,19 @@ def main() -> None:
             s = summarize(results[probe])
             sides = ", ".join(f"{k} {100 * v['rate']:.1f}% [{100 * v['ci95'][0]:.1f}, {100 * v['ci95'][1]:.1f}]"
                               for k, v in s["by_side"].items())
-            acts = ", ".join(f"{a}: taken {c['taken']} of {c['offered']} offers ({100 * c['taken_share']:.1f}%), "
+            acts = ", ".join(f"{a}: taken {c['taken']} of {c['offered']} offers "
+                             f"({100 * c['taken_share']:.1f}%), "
                              f"in {c['games_taken']} of {s['played']} games" for a, c in s.get("actions", {}).items())
-            print(f"{run} {args.players}p probe={'on' if probe else 'off'} seeds {args.seed}+{args.games}: "
+            how = "on " + str(opts) if probe else "off"
+            print(f"{run} {args.players}p probe={how} seeds {args.seed}+{args.games}: "
                   f"{acts}; {sides}; {1000 * cpu:.0f} ms CPU/game", flush=True)
         if len(results) < 2:
             continue
         c = compare(results[False], results[True])
         for side, d in c["by_side"].items():
             print(f"  {side}: probe on - off {100 * d['difference']:+.1f} points "
-                  f"[{100 * d['ci95'][0]:+.1f}, {100 * d['ci95'][1]:+.1f}], pairs {d['base_only']}/{d['variant_only']}, "
+                  f"[{100 * d['ci95'][0]:+.1f}, {100 * d['ci95'][1]:+.1f}], "
+                  f"pairs {d['base_only']}/{d['variant_only']}, "
                   f"McNemar p = {d['mcnemar_p']:.3g}", flush=True)
 
 

@@ -136,7 +136,8 @@ def _offers(out: dict, counts: dict | None) -> None:
         out["actions"] = {a: {"offered": k, "taken": t} for a, (k, t) in counts.items()}
 
 
-POLICY_OPTIONS = ("temperature", "weights", "probe", "probe_worlds", "probe_delta", "probe_width")  # a policy bot
+POLICY_OPTIONS = ("temperature", "weights", "probe", "probe_worlds", "probe_delta", "probe_width",
+                  "probe_horizon")  # a policy bot
 ROLLOUT_OPTIONS = ("width", "worlds", "screen", "horizon", "delta", "futility", "quiet")  # and a rollout bot
 ROLLOUT_ONLY = ("width", "worlds", "screen", "delta", "futility", "quiet")  # `horizon`: MCTS too
 
