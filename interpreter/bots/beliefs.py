@@ -48,7 +48,7 @@ class Beliefs:
     observed choices had he been on that side."""
 
     def __init__(self, game, st, role: str, temperature: float = 8.0, epsilon: float = 0.1,
-                 samples: int = SAMPLES):
+                 samples: int = SAMPLES, worlds: int = 1):
         self.policy = game.program.policy
         self.sides = list(game.program.sides)
         self.n = st.n
@@ -62,6 +62,7 @@ class Beliefs:
         self.temperature = max(1e-6, float(temperature))
         self.epsilon = min(1.0, max(0.0, float(epsilon)))
         self.samples = max(4, int(samples))
+        self.worlds = max(1, int(worlds))
         self.ll = [[0.0] * len(self.sides) for _ in range(st.n)]
         self.rng = Rng(seed_state(0xB0E1))  # public: the same in every world of the game
         self.observed = 0
@@ -85,21 +86,25 @@ class Beliefs:
         if chosen is None or not self.policy.reads_any(st, self.telling) or not self.policy.view_safe(st):
             return  # an expression that reads beyond q's view: not scored from public data
         keep = _cards_of(st, chosen)
-        world = public_world(st, q, self.rng, keep)
         side_of = st.g.side_fn
-        probs = []
-        for s in self.sides:
-            if not set_side_card(world, q, self.zones[q], s, side_of):
-                probs.append(None)
-                continue
-            world._opts = None
-            wopts = world.options()
-            ids = [o.id for o in wopts]
-            if oid not in ids:
-                probs.append(None)
-                continue
-            sc = self.policy.scores(world, q, wopts)
-            probs.append(self._prob(sc, ids.index(oid)))
+        # the likelihood is averaged over `worlds` public worlds: what q holds is unknown, so
+        # one world would count the scores of one guessed hand as evidence
+        sums = [0.0] * len(self.sides)
+        seen = [0] * len(self.sides)
+        for _ in range(self.worlds):
+            world = public_world(st, q, self.rng, keep)
+            for i, s in enumerate(self.sides):
+                if not set_side_card(world, q, self.zones[q], s, side_of):
+                    continue
+                world._opts = None
+                wopts = world.options()
+                ids = [o.id for o in wopts]
+                if oid not in ids:
+                    continue
+                sc = self.policy.scores(world, q, wopts)
+                sums[i] += self._prob(sc, ids.index(oid))
+                seen[i] += 1
+        probs = [sums[i] / seen[i] if seen[i] else None for i in range(len(self.sides))]
         if all(p is None for p in probs):
             return
         self._pending = (q, probs, keep)
@@ -240,7 +245,7 @@ def beliefs_for(game, st):
     if not spec:
         return None
     return Beliefs(game, st, spec["role"], spec.get("temperature", 8.0), spec.get("epsilon", 0.1),
-                   spec.get("samples", SAMPLES))
+                   spec.get("samples", SAMPLES), spec.get("worlds", 1))
 
 
 __all__ = ["Beliefs", "beliefs_for"]

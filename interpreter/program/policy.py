@@ -270,7 +270,7 @@ def _beliefs(prog, c, spec) -> dict | None:
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         prog.errs.add(c.loc(("beliefs", "role")), f"beliefs: role {role!r} is no zone every player has{hint}")
         return None
-    return {k: spec[k] for k in ("role", "temperature", "epsilon", "samples") if k in spec}
+    return {k: spec[k] for k in ("role", "temperature", "epsilon", "samples", "worlds") if k in spec}
 
 
 def _side_known(rs, check: ViewCheck) -> bool:
