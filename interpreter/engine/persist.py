@@ -11,6 +11,8 @@ a game that is not over, players that exist. A snapshot alone cannot prove it is
 
 from __future__ import annotations
 
+from array import array
+
 from ..errors import Loc, Problem, RulesetError
 from .rng import Rng
 
@@ -88,7 +90,10 @@ def state_from_json(game, data, file: str = "<save>"):
                 st.where[c] = z
         if -1 in st.where:
             raise ValueError(f"card {st.where.index(-1)} is in no zone")
-        st.seen = [_int(x) for x in _list(data["seen"])]
+        try:
+            st.seen = array("q", [_int(x) for x in _list(data["seen"])])
+        except OverflowError:
+            raise ValueError("a 'seen' mask is out of range") from None
         st.ctr = [_int(x) for x in _list(data["counters"])]
         if len(st.ctr) != len(table.ctr_init) or len(st.seen) != ncards:
             raise ValueError("counter or card count does not match the rules")

@@ -2,7 +2,8 @@
 
 Pipeline position: engine. Everything that can change lives here as flat lists and ints:
 zones (lists of card instances), `where` (card -> zone), `seen` (card -> bitmask of players
-who may see its identity), counters, player locations, the VM stack of suspended effects,
+who may see its identity; a machine-integer array, which a clone copies without touching
+every element), counters, player locations, the VM stack of suspended effects,
 the pending decision, the RNG state, the log and the decisions taken so far. The static
 part (the compiled Program laid out for n players) is shared, never copied.
 
@@ -11,6 +12,8 @@ The decision API follows OpenSpiel: `decision()` names who decides and the legal
 """
 
 from __future__ import annotations
+
+from array import array
 
 from ..errors import Refusal
 from ..runtime.ops import entry_mask
@@ -45,7 +48,7 @@ class State:
                 zones[z].append(c)
                 where[c] = z
             st.zones, st.where = zones, where
-            seen = [entry_mask(st, where[c]) for c in range(len(where))]
+            seen = array("q", [entry_mask(st, where[c]) for c in range(len(where))])
             start = table.start_state = (zones, where, seen)
         st.zones = [z[:] for z in start[0]]
         st._zown = -1  # every zone list is this state's own (see clone)
