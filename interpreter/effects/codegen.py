@@ -112,12 +112,61 @@ def _compile(text: str):
     return code
 
 
+_HOISTED = re.compile(r"""'[^'\\\n]*(?:\\.[^'\\\n]*)*'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|L\.get\('(\w+)'\)""")
+_L_WRITE = re.compile(r"L\[('\w+')\] *=(?!=)|L\.pop\(('\w+')")
+_L_ANY_WRITE = ("L.update", "L.clear", "L.setdefault", "L.popitem", "del L")
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
+
+
+def _read(m):
+    """The local a match of _HOISTED reads (None: a string literal, or a longer name)."""
+    if m.group(1) is None:
+        return None
+    i = m.start()
+    return None if i and m.string[i - 1] in _WORD else m.group(1)
+
+
+def hoist(lines: list[str], ind: str = "    ") -> tuple[list[str], list[str]]:
+    """Lines of a generated function's body with the frame's locals it reads more than once
+    and never assigns (`L.get('me')`) held in Python locals: nothing else writes them while
+    the function runs (an embedded closure restores what it sets; a procedure called
+    directly gets locals of its own). Returns (the lines that read them, to put before the
+    body; the body using them). Text inside string literals is left alone."""
+    counts: dict = {}
+    for ln in lines:
+        if "L.get(" in ln:
+            for m in _HOISTED.finditer(ln):
+                k = _read(m)
+                if k is not None:
+                    counts[k] = counts.get(k, 0) + 1
+    if not any(c >= 2 for c in counts.values()):
+        return [], lines
+    written = set()
+    for ln in lines:
+        if "L" not in ln:
+            continue
+        if any(w in ln for w in _L_ANY_WRITE) or ln.lstrip().startswith(("L =", "L=")):
+            return [], lines
+        for m in _L_WRITE.finditer(ln):
+            written.add((m.group(1) or m.group(2))[1:-1])
+    keep = {k for k, c in counts.items() if c >= 2 and k not in written}
+    if not keep:
+        return [], lines
+
+    def sub(m):
+        k = _read(m)
+        return f"_lv_{k}" if k in keep else m.group(0)
+    pre = [f"{ind}_lv_{x} = L.get({x!r})" for x in sorted(keep)]
+    return pre, [_HOISTED.sub(sub, ln) if "L.get(" in ln else ln for ln in lines]
+
+
 def define(g, body: str, name: str = "_f", params: str = "st, fr"):
     """A real function `name(st, fr)` whose body uses {e} for the fragment's text."""
     src, env, _ = g
     lines = body.format(e=src)
     pre = "    L = fr[2]\n" if _USES_L.search(lines) else ""
-    text = f"def {name}({params}):\n{pre}" + "".join(f"    {ln}\n" for ln in lines.split("\n"))
+    held, body_lines = hoist(lines.split("\n"), "")
+    text = f"def {name}({params}):\n{pre}" + "".join(f"    {ln}\n" for ln in held + body_lines)
     ns = dict(env) if env else {}
     exec(_compile(text), ns)  # noqa: S102 - text built by the compiler from checked trees
     f = ns[name]

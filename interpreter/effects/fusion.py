@@ -14,7 +14,7 @@ import re
 from ..runtime.vm import MAX_LOOP
 from . import ast as A
 from .ast import walk_nodes
-from .codegen import _compile
+from .codegen import _compile, hoist
 from .scope import CheckError
 from .types import elem, is_list, join, show
 
@@ -206,7 +206,7 @@ class FusionMixin:
                     head.append(f"        L[{k!r}] = cl[{k!r}]")
             if any(_USES_FR.search(t) for _, t, _, _ in out.lines if t):
                 head.append(f"    fr = [{code_id!r}, 0, L, None]")
-        lines, locs = list(head), [None] * (len(head) + 1)
+        lines, locs = [], []
         for ind, text, loc, ret in out.lines:
             pad = "    " * (ind + 1)
             if ret is None:
@@ -222,7 +222,10 @@ class FusionMixin:
                 locs.append(loc)
         if mode != "vm" and not out.lines:
             lines.append("    return None")
-        text = "\n".join(lines) + "\n"
+            locs.append(None)
+        held, lines = hoist(lines)
+        locs = [None] * (len(head) + len(held) + 1) + locs
+        text = "\n".join(head + held + lines) + "\n"
         ns = dict(out.env)
         ns["__locs__"] = locs  # read back from a traceback's frame (the code is shared by text)
         exec(_compile(text), ns)  # noqa: S102 - text built by the compiler from checked trees

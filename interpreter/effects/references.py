@@ -229,8 +229,14 @@ def _gen_compare(comp, fn, op, lf, rf, right_node, pure=False):
     gl, gr = comp.g(lf), comp.g(rf)
     if op in ("==", "!="):
         return tagged(fn, combine("({0} %s {1})" % op, gl, gr))
-    if ((isinstance(right_node, (A.Num, A.Str, A.Const)) and right_node.value is not None)
-            or _INT.fullmatch(gr[0])):  # a literal, or a param written as its number
+    lit = ((isinstance(right_node, (A.Num, A.Str, A.Const)) and right_node.value is not None)
+           or _INT.fullmatch(gr[0]))  # a literal, or a param written as its number
+    if never_none(gl[0]) and (lit or never_none(gr[0])):  # two numbers: a plain comparison
+        return tagged(fn, combine("({0} %s {1})" % op, gl, gr))
+    if lit:
+        w = comp.namer.fresh("_w")
+        return tagged(fn, combine(f"(({w} := {{0}}) is not None and {w} {op} {{1}})", gl, gr))
+    if pure and never_none(gr[0]):  # left, then right, as before
         w = comp.namer.fresh("_w")
         return tagged(fn, combine(f"(({w} := {{0}}) is not None and {w} {op} {{1}})", gl, gr))
     if pure:  # the right side is skipped when the left is none: it cannot matter
@@ -239,6 +245,39 @@ def _gen_compare(comp, fn, op, lf, rf, right_node, pure=False):
                                   f"and {w} {op} {w2})", gl, gr))
     h = comp.namer.const(_CMP[op])
     return tagged(fn, combine(h[0] + "({0}, {1})", gl, gr, h))
+
+
+def never_none(text: str) -> bool:
+    """Is generated text a value that is never none: an int literal, a counter (counters
+    always hold a number: they start from one and every write clamps a number), a length?"""
+    if _INT.fullmatch(text):
+        return True
+    for head, close in (("st.ctr[", "]"), ("len(", ")")):
+        if text.startswith(head) and text.endswith(close):
+            return _closes_at_end(text, len(head) - 1)
+    return False
+
+
+def _closes_at_end(text: str, i: int) -> bool:
+    """Does the bracket at text[i] close at the last character (strings skipped)?"""
+    depth, q, k = 0, None, i
+    while k < len(text):
+        ch = text[k]
+        if q is not None:
+            if ch == "\\":
+                k += 1
+            elif ch == q:
+                q = None
+        elif ch in "'\"":
+            q = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return k == len(text) - 1
+        k += 1
+    return False
 
 
 def _specialized_compare(op, lf, rf, right_node):

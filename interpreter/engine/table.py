@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..effects.codegen import _compile
+from ..effects.codegen import _compile, hoist
 from ..program import Program
 from ..runtime.options import Option
 from .decisions import STATIC_TYPES, value_id
@@ -188,8 +188,9 @@ class Table:
                 lines.append(pind + f"L.pop({name!r}, None)")
                 bound.pop(name, None)
         lines.append("    return out")
+        held, body = hoist(lines[4:])
         ns = env
-        exec(_compile("\n".join(lines) + "\n"), ns)  # noqa: S102 - text built from compiled tests
+        exec(_compile("\n".join(lines[:4] + held + body) + "\n"), ns)  # noqa: S102 - text built from compiled tests
         fn = self._groups[g] = ns["_legal"]
         return fn
 
