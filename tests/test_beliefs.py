@@ -44,7 +44,8 @@ def audit(g, players: int, seed: int, decisions: int, tracker=Beliefs) -> tuple[
     choices that differ)."""
     st = g.new_game(seed=seed, players=players, record=False)
     spec = g.program.policy.beliefs
-    tab = tracker(g, st, spec["role"], spec.get("temperature", 8), spec.get("epsilon", 0.1))
+    tab = tracker(g, st, spec["role"], spec.get("temperature", 8), spec.get("epsilon", 0.1),
+                  worlds=spec.get("worlds", 1))
     bots = [make_bot("policy", seed * 100 + p, g) for p in range(players)]
     rng = Rng(seed * 31 + 7)
     checked = beliefs_differ = choices_differ = 0
@@ -55,9 +56,10 @@ def audit(g, players: int, seed: int, decisions: int, tracker=Beliefs) -> tuple[
             assert Seat(st, tab).determinize(rng).view(p)["zones"] == st.view(p)["zones"]
             world = st.determinize(p, rng)
             a, b = Seat(st, fresh(tab)), Seat(world, fresh(tab))
+            side = tab.sides[-1]
             beliefs_differ += (a.belief() != b.belief()
-                               or [a.belief_of(q, "evil", True) for q in range(players)]
-                               != [b.belief_of(q, "evil", True) for q in range(players)])
+                               or [a.belief_of(q, side, True) for q in range(players)]
+                               != [b.belief_of(q, side, True) for q in range(players)])
             choices_differ += twin(bots[p]).choose(a) != twin(bots[p]).choose(b)
             checked += 1
         oid = bots[p].choose(Seat(st, tab))
@@ -159,3 +161,32 @@ def test_a_belief_role_that_is_no_players_zone_is_refused_where_it_is_written(tm
         raise AssertionError("a role that is no zone was accepted")
     assert "beliefs: role 'handz' is no zone every player has (did you mean 'hand'?)" in text
     assert text.split(":")[0].endswith((".yaml", "bad")), text
+
+
+def test_castle_beliefs_averaged_over_public_worlds_are_honest_and_mostly_right():
+    """Castle averages each choice's likelihood over several public worlds (`worlds: 8`):
+    still the same belief and choice in every world a seat cannot tell apart, and where a
+    seat is 90% sure an unknown player is its ally, he mostly is."""
+    g = load(RULESETS / "castle_of_the_devil")
+    assert g.program.policy.beliefs.get("worlds", 1) > 1
+    n, bd, cd = audit(g, 4, 5, 120)
+    assert n >= 100 and bd == 0 and cd == 0, (n, bd, cd)
+    sure = right = 0
+    for seed in range(71_000_000, 71_000_006):
+        st = g.new_game(seed=seed, players=4, record=False)
+        tab = beliefs_for(g, st)
+        bots = [make_bot("policy", seed * 100 + p, g) for p in range(4)]
+        while not st.over:
+            p = st.current_player()
+            seat = Seat(st, tab)
+            oid = bots[p].choose(seat)
+            if len(st.options()) > 1 and st.pending["k"] == "act":
+                for q, b in enumerate(seat.belief()):
+                    unknown = not any(st.seen[c] & (1 << p) for c in st.zones[tab.zones[q]])
+                    if q != p and unknown and b[st.g.side_fn(st, p)] >= 0.9:
+                        sure += 1
+                        right += st.g.side_fn(st, q) == st.g.side_fn(st, p)
+            tab.before(st, oid)
+            st.apply_in_place(oid)
+            tab.after(st)
+    assert sure >= 30 and right >= 0.8 * sure, (right, sure)
