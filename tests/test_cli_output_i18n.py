@@ -119,3 +119,27 @@ def test_simulate_compare_table_speaks_the_language(tmp_path, capsys):
     flat = " ".join(capsys.readouterr().out.split())
     assert "beginner wobec castle_of_the_devil, sparowane ziarna: 2" in flat
     assert "różnica: w punktach procentowych" in flat and "długość" in flat
+
+
+def test_simulate_progress_names_runs_by_their_titles_in_the_language(tmp_path):
+    """The progress bar says the game's title (its locale's `title`) and each variant's title, and a
+    sweep's point by its value, "the rules" in the language; never `castle_of_the_devil beginner`."""
+    from interpreter.commands.simulate import _labels
+    from interpreter.game import load
+    from interpreter.sim.runner import SimSpec
+    castle = RULESETS / "castle_of_the_devil"
+    game = load(castle, ["beginner"])
+    spec = SimSpec(str(castle), ("beginner",), players=4)
+    assert _labels(game.program, "ru", {"beginner": spec}, None, 1) == {
+        "beginner": "Путешествие к замку Диавола + Beginner game (sealed items only)"}
+    assert _labels(game.program, "en", {"beginner": spec}, None, 1)["beginner"] == \
+        "Castle of the Devil + Beginner game (sealed items only)"
+    swept = tmp_path / "sweep" / "x.yaml"
+    swept.parent.mkdir()
+    swept.write_text("variant: sweep_x\ntitle: written by the sweep\nbase: castle_of_the_devil\n", encoding="utf-8")
+    specs = {"x=4 (the rules)": SimSpec(str(castle), ("beginner",), players=4),
+             "x=5": SimSpec(str(castle), ("beginner", str(swept)), players=4)}
+    got = _labels(game.program, "pt", specs, ("x", [(4, "x=4 (the rules)"), (5, "x=5")]), 1)
+    head = "Viagem ao Castelo do Diabo + Beginner game (sealed items only) · "
+    assert got == {"x=4 (the rules)": head + "x = 4 (segundo as regras)", "x=5": head + "x = 5"}
+    assert _labels(game.program, "pl", {"b": spec}, None, 1)["b"].startswith("Podróż do Zamku Diabła + ")
