@@ -64,3 +64,17 @@ def test_a_damaged_decision_is_refused_in_the_language(lang, expected):
                "damaged")
     assert localize(english, lang) == expected
     assert localize("the save file is not UTF-8 text", lang) != "the save file is not UTF-8 text"
+
+
+@pytest.mark.parametrize("lang,seat,players", [
+    ("ru", "ошибка: место 2: неизвестный вид места 'wizard' (human или бот: ", "1 ошибка"),
+    ("pl", "błąd: miejsce 2: nieznany rodzaj miejsca 'wizard' (human albo bot: ", "1 błąd"),
+    ("pt", "erro: lugar 2: tipo de lugar desconhecido 'wizard' (human ou um bot: ", "1 erro"),
+])
+def test_serve_says_its_startup_errors_in_the_language(lang, seat, players, capsys):
+    from interpreter.cli import main
+    assert main(["--lang", lang, "serve", "high_tide", "--seats", "human,wizard"]) == 2
+    assert capsys.readouterr().err.startswith(seat)
+    assert main(["--lang", lang, "serve", "high_tide", "--seats", "human,random,random,random,random"]) == 1
+    err = capsys.readouterr().err
+    assert err.rstrip().endswith(players) and "high_tide is for" not in err and " 2 " in err and " 5" in err
