@@ -181,3 +181,14 @@ def test_the_json_schema_bounds_are_localized(schema, value, ru, pl, pt):
     key, args = match(english)
     assert _text("en", key, args) == english
     assert (localize(english, "ru"), localize(english, "pl"), localize(english, "pt")) == (ru, pl, pt)
+
+
+def test_lint_warnings_outside_the_corpus_are_localized():
+    """i18n/lint.py's missing event text in a variant and an action text's unknown variables."""
+    ev = ("event 'tide' has no text: add 'event-tide' to the variant's locales: en: (or to locales/en.yaml) "
+          "(the log would show its id)")
+    assert localize(ev, "ru") == ("у события 'tide' нет текста: добавьте 'event-tide' в locales: en: варианта "
+                                  "(или в locales/en.yaml) (иначе журнал покажет его id)")
+    args = "'action-go' uses $n, but action 'go' has args $k"
+    assert localize(args, "pl") == "'action-go' używa $n, ale akcja 'go' ma argumenty $k"
+    assert localize(args, "pt") == "'action-go' usa $n, mas a ação 'go' tem os argumentos $k"
