@@ -119,3 +119,33 @@ def test_simulate_compare_table_speaks_the_language(tmp_path, capsys):
     flat = " ".join(capsys.readouterr().out.split())
     assert "beginner wobec castle_of_the_devil, sparowane ziarna: 2" in flat
     assert "różnica: w punktach procentowych" in flat and "długość" in flat
+
+
+def test_simulate_progress_names_runs_by_their_titles_in_the_language(tmp_path):
+    """The progress bar says the game's title (its locale's `title`) and each variant's title, and a
+    sweep's point by its value, "the rules" in the language (a variant the locale has no
+    `variant-ID` for by its file's title); never `castle_of_the_devil beginner`."""
+    from interpreter.commands.simulate import _labels
+    from interpreter.game import load
+    from interpreter.sim.runner import SimSpec
+    castle = RULESETS / "castle_of_the_devil"
+    game = load(castle, ["beginner"])
+    spec = SimSpec(str(castle), ("beginner",), players=4)
+    assert _labels(game.program, "ru", {"beginner": spec}, None, 1) == {
+        "beginner": "Путешествие к замку Диавола + Игра для новичков (только предметы с печатью)"}
+    assert _labels(game.program, "en", {"beginner": spec}, None, 1)["beginner"] == \
+        "Castle of the Devil + Beginner game (sealed items only)"
+    swept = tmp_path / "sweep" / "x.yaml"
+    swept.parent.mkdir()
+    swept.write_text("variant: sweep_x\ntitle: written by the sweep\nbase: castle_of_the_devil\n", encoding="utf-8")
+    specs = {"x=4 (the rules)": SimSpec(str(castle), ("beginner",), players=4),
+             "x=5": SimSpec(str(castle), ("beginner", str(swept)), players=4)}
+    got = _labels(game.program, "pt", specs, ("x", [(4, "x=4 (the rules)"), (5, "x=5")]), 1)
+    head = "Viagem ao Castelo do Diabo + Jogo para principiantes (só objetos com selo) · "
+    assert got == {"x=4 (the rules)": head + "x = 4 (segundo as regras)", "x=5": head + "x = 5"}
+    own = tmp_path / "own.yaml"   # a variant the locale has no title for: the file's own title
+    own.write_text("variant: own\ntitle: Our house rule\nbase: castle_of_the_devil\n"
+                   "merge: {params: {full_item_set: 0}}\n", encoding="utf-8")
+    spec = SimSpec(str(castle), (str(own),), players=4)
+    assert _labels(load(castle, [str(own)]).program, "pl", {"b": spec}, None, 1)["b"] == \
+        "Podróż do Zamku Diabła + Our house rule"

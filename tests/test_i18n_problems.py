@@ -139,3 +139,56 @@ def test_json_output_keeps_the_english(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(work)
     assert cli.main(["--lang", "ru", "validate", ".", "--format", "json"]) == 1
     assert "undefined name 'd'" in capsys.readouterr().out
+
+
+def _schema_problem(schema: dict, value) -> str:
+    """The problem validate writes for `value` against a one-keyword JSON Schema."""
+    import jsonschema
+
+    from interpreter.frontend.validate import _message
+    (e,) = jsonschema.Draft202012Validator(schema).iter_errors(value)
+    return _message(e, "'count'")
+
+
+SCHEMA_CASES = [  # (schema, value, ru, pl, pt)
+    ({"exclusiveMinimum": 0}, 0, "'count': нужно больше 0, а здесь 0", "'count': musi wynosić więcej niż 0, jest: 0",
+     "'count' tem de ser maior do que 0, mas é 0"),
+    ({"exclusiveMaximum": 5}, 7, "'count': нужно меньше 5, а здесь 7", "'count': musi wynosić mniej niż 5, jest: 7",
+     "'count' tem de ser menor do que 5, mas é 7"),
+    ({"minLength": 3}, "ab", "'count': длина должна быть не меньше 3 (в символах), а здесь 'ab'",
+     "'count': długość musi wynosić co najmniej 3 (w znakach), jest: 'ab'",
+     "'count' tem de ter pelo menos 3 caracteres, mas é 'ab'"),
+    ({"maxLength": 2}, "abc", "'count': длина должна быть не больше 2 (в символах)",
+     "'count': długość musi wynosić co najwyżej 2 (w znakach)",
+     "'count' é demasiado longo: o máximo é 2 (em caracteres)"),
+    ({"minItems": 1}, [], "'count': нужна хотя бы 1 запись", "'count': musi mieć co najmniej 1 wpis",
+     "'count' tem de ter pelo menos 1 entrada"),
+    ({"minItems": 2}, [1], "'count': записей должно быть не меньше 2",
+     "'count': liczba wpisów musi wynosić co najmniej 2",
+     "'count' tem de ter pelo menos 2 entradas"),
+    ({"maxItems": 1}, [1, 2], "'count': может быть не больше 1 записи", "'count': może mieć co najwyżej 1 wpis",
+     "'count' pode ter no máximo 1 entrada"),
+    ({"maxItems": 2}, [1, 2, 3], "'count': записей должно быть не больше 2",
+     "'count': liczba wpisów musi wynosić co najwyżej 2", "'count' pode ter no máximo 2 entradas"),
+]
+
+
+@pytest.mark.parametrize("schema, value, ru, pl, pt", SCHEMA_CASES)
+def test_the_json_schema_bounds_are_localized(schema, value, ru, pl, pt):
+    """exclusiveMinimum/Maximum, minLength N, maxLength, minItems, maxItems: the validator's real
+    English matches its catalogue message (given back exactly) and prints in each language."""
+    english = _schema_problem(schema, value)
+    key, args = match(english)
+    assert _text("en", key, args) == english
+    assert (localize(english, "ru"), localize(english, "pl"), localize(english, "pt")) == (ru, pl, pt)
+
+
+def test_lint_warnings_outside_the_corpus_are_localized():
+    """i18n/lint.py's missing event text in a variant and an action text's unknown variables."""
+    ev = ("event 'tide' has no text: add 'event-tide' to the variant's locales: en: (or to locales/en.yaml) "
+          "(the log would show its id)")
+    assert localize(ev, "ru") == ("у события 'tide' нет текста: добавьте 'event-tide' в locales: en: варианта "
+                                  "(или в locales/en.yaml) (иначе журнал покажет его id)")
+    args = "'action-go' uses $n, but action 'go' has args $k"
+    assert localize(args, "pl") == "'action-go' używa $n, ale akcja 'go' ma argumenty $k"
+    assert localize(args, "pt") == "'action-go' usa $n, mas a ação 'go' tem os argumentos $k"

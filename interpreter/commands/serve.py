@@ -14,7 +14,7 @@ import signal
 import socket
 import sys
 
-from ..errors import GrimoireError, RulesetError, format_problems
+from ..errors import GrimoireError, RulesetError
 from ..i18n.languages import lang_code, require_language
 
 
@@ -78,11 +78,15 @@ def cmd_serve(args) -> int:
         return 0
     try:
         room = build_room(args)
-    except RulesetError as e:
-        print(format_problems(e.problems), file=sys.stderr)
+    except RulesetError as e:  # located problems, in the command line's language (as validate prints them)
+        from .output import print_problems
+        print_problems(e.problems)
         return 1
     except (ValueError, GrimoireError) as e:
-        print(f"error: {e}", file=sys.stderr)
+        from ..i18n.problems import localize
+        from .cli_text import cli_text
+        from .output import language
+        print(cli_text(language(), "cli-error", {"message": localize(str(e), language())}), file=sys.stderr)
         return 2
     base = f"http://{args.host}:{args.port}"
     print(f"{room.game.ruleset.title}: {room.state.n} seats ({', '.join(room.seats)}), language {room.lang}")

@@ -189,9 +189,11 @@ def cmd_simulate(args) -> int:
     t0 = time.perf_counter()
     old_term = on_sigterm(raise_terminated)
     try:
+        labels = _labels(game.program, getattr(args, "cli_lang", None) or "en", specs, sweep,
+                         len(base_vs + args.variant))
         with _progress(err, args.quiet) as progress:
             for name, spec in specs.items():
-                task = progress.add_task(f"{rs.id} {name}", total=args.games, completed=len(runs[name]))
+                task = progress.add_task(labels[name], total=args.games, completed=len(runs[name]))
                 batch = session.run(spec, args.seed, args.games, skip={r["index"] for r in runs[name]})
                 with closing(batch):
                     for r in batch:
@@ -271,6 +273,16 @@ def say(args, msg_id: str, **values) -> str:
 def say_error(args, msg_id: str, **values) -> str:
     """`error: ` and a message of this command, in the user's language."""
     return say(args, "cli-error", message=say(args, msg_id, **values))
+
+
+def _labels(program, lang: str, specs: dict, sweep, shared: int) -> dict[str, str]:
+    """Each run's name on the progress bar: the game's and the variants' titles in the language
+    (a sweep's point by its value; its written variant file, after the `shared` ones, by none)."""
+    from ..sim.summary_text import Names
+    names = Names(program, lang)
+    points = {name: (sweep[0], v, name.endswith(" (the rules)")) for v, name in sweep[1]} if sweep else {}
+    return {name: names.run_label(spec.variants[:shared] if name in points else spec.variants, points.get(name))
+            for name, spec in specs.items()}
 
 
 def have_ray() -> bool:

@@ -17,6 +17,15 @@ def _w(msg_id: str, **args) -> str:
     return text.ljust(5) if msg_id in ("cli-test-ok", "cli-test-fail", "cli-test-error") else text
 
 
+def failure_text(msg: str, lang: str) -> str:
+    """A scenario's failure, `file:line:col: message`, with its message in `lang` (the place kept)."""
+    import re
+
+    from ..i18n.problems import localize
+    m = re.fullmatch(r"(.*?:\d+:\d+): (.*)", msg, re.S)
+    return f"{m.group(1)}: {localize(m.group(2), lang)}" if m else localize(msg, lang)
+
+
 def register(sub) -> None:
     """Add the command to the `grimoire` subparsers."""
     t = sub.add_parser("test", help="run scenario files")
@@ -40,7 +49,7 @@ def cmd_test(args) -> int:
             continue
         except GrimoireError as e:
             failed += 1
-            print(f"{_w('cli-test-fail')} {f}: {e}")
+            print(f"{_w('cli-test-fail')} {f}: {failure_text(str(e), language())}")
             continue
         if out.passed:
             passed += 1
@@ -50,7 +59,7 @@ def cmd_test(args) -> int:
             failed += 1
             print(f"{_w('cli-test-fail')} {f}: {out.name}")
             for msg in out.failures:
-                print(f"      {msg}")
+                print(f"      {failure_text(msg, language())}")
     if all_problems:
         _print_problems(all_problems)
     print(_w("cli-test-summary", passed=passed, failed=failed))

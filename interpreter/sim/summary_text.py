@@ -8,6 +8,7 @@ the ruleset's messages through `interpreter.i18n`."""
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 
 @cache
@@ -40,6 +41,30 @@ class Names:
 
     def side(self, s: str) -> str:
         return self.text.msg("side-" + s, default=s)
+
+    def title(self) -> str:
+        """The game's title in the language (`title` in its locale), else the ruleset's."""
+        rs = self.text.prog.rs
+        return self.text.msg("title", default=rs.title) if self.text.has("title") else rs.title
+
+    def variant(self, path: str) -> str:
+        """A variant's title: `variant-ID` in the ruleset's locale, else the variant file's own
+        `title:` (its id if it has none)."""
+        from ..variants.overlay import load_variant
+        data = load_variant(path, Path(self.text.prog.rs.root)).data
+        vid = str(data.get("variant", path))
+        if self.text.has("variant-" + vid):
+            return self.text.msg("variant-" + vid)
+        return str(data.get("title") or vid)
+
+    def run_label(self, variants, sweep_point: tuple | None = None) -> str:
+        """How the progress bar names a run: the game's title and its variants' titles, and the
+        swept value (`N = 5`, `N = 4 (the rules)`), in the language."""
+        if sweep_point is not None:
+            name, v, rules = sweep_point
+            point = f"{name} = {v}" + (f" ({words(self.text.lang, 'cli-sim-the-rules')})" if rules else "")
+            return " + ".join([self.title(), *(self.variant(p) for p in variants)]) + " · " + point
+        return " + ".join([self.title(), *(self.variant(p) for p in variants)])
 
     def reason(self, r: str) -> str:
         if r in ("error", "decision_limit") and not self.text.has("end-" + r):
