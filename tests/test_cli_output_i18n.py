@@ -149,3 +149,36 @@ def test_simulate_progress_names_runs_by_their_titles_in_the_language(tmp_path):
     spec = SimSpec(str(castle), (str(own),), players=4)
     assert _labels(load(castle, [str(own)]).program, "pl", {"b": spec}, None, 1)["b"] == \
         "Podróż do Zamku Diabła + Our house rule"
+
+
+@pytest.mark.parametrize("game", ["shadows_over_camelot", "castle_of_the_devil"])
+def test_every_shipped_variant_has_its_title_in_every_locale(game):
+    """Each variant file of a shipped game has a `variant-ID` title in each of its locales, the
+    English one equal to the file's own title, the others translated (not the English copied)."""
+    import yaml
+    root = RULESETS / game
+    titles = {f.stem: yaml.safe_load(f.read_text(encoding="utf-8"))["title"]
+              for f in sorted((root / "variants").glob("*.yaml"))}
+    assert titles
+    for loc in sorted((root / "locales").glob("*.yaml")):
+        messages = yaml.safe_load(loc.read_text(encoding="utf-8"))["messages"]
+        for vid, title in titles.items():
+            got = messages.get(f"variant-{vid}")
+            assert got, f"{loc.name} has no variant-{vid}"
+            assert (got == title) == (loc.stem == "en"), (loc.name, vid, got)
+
+
+def test_simulate_progress_names_a_camelot_variant_in_the_language():
+    """`grimoire --lang pl simulate shadows_over_camelot --variant hard_siege` labels its run
+    with the game's and the variant's Polish titles."""
+    from interpreter.commands.simulate import _labels
+    from interpreter.game import load
+    from interpreter.sim.runner import SimSpec
+    camelot = RULESETS / "shadows_over_camelot"
+    program = load(camelot, ["hard_siege"]).program
+    spec = SimSpec(str(camelot), ("hard_siege",), players=3)
+    got = {lang: _labels(program, lang, {"h": spec}, None, 1)["h"] for lang in ("en", "ru", "pl", "pt")}
+    assert got == {"en": "Shadows over Camelot + Harder siege (house rule)",
+                   "ru": "Тени над Камелотом + Осада потяжелее (домашнее правило)",
+                   "pl": "Cienie nad Camelotem + Trudniejsze oblężenie (zasada domowa)",
+                   "pt": "Sombras sobre Camelot + Cerco mais duro (regra da casa)"}
