@@ -21,9 +21,9 @@ the new option whose mean paired gain over the policy's choice is positive and a
 (at least 2) is played out no further (most offers are settled there). A new option that
 does no good is not taken: adapting is not taking every new option. Decisions without new
 options are played as before, at no cost. (A one-round horizon and 2 standard errors made
-Camelot's bots pray at the Round Table in 24% of its offers and cost the Loyal 12 points on
-fresh seeds: a heuristic's horizon too short to see what the policy's move would have led
-to; benchmarks/results/adapt.txt.) A variant may instead score its action itself
+the bots of one shipped house rule take its new action in 24% of its offers and cost their
+side 12 points on fresh seeds: a heuristic's horizon too short to see what the policy's move
+would have led to; benchmarks/results/adapt.txt.) A variant may instead score its action itself
 (`merge: policy: act: ID: ...`): a scored action is the policy's own, and is not probed.
 """
 
