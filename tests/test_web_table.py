@@ -14,17 +14,7 @@ import warnings
 
 import pytest
 from test_web_leaks import CanaryText, Watch
-from webkit import chrome, have_browser, make_room, served, version, wait_for
-
-OVERFLOW = """
-var w = document.documentElement.clientWidth, wide = [];
-document.querySelectorAll('body *').forEach(function (e) {
-  var r = e.getBoundingClientRect();
-  if (r.width && r.right > w + 1 && !e.closest('#zoom'))
-    wide.push(e.tagName + '.' + e.className + ' ' + Math.round(r.right));
-});
-return {inner: window.innerWidth, client: w, scroll: document.documentElement.scrollWidth, wide: wide.slice(0, 5)};
-"""
+from webkit import OVERFLOW, chrome, have_browser, make_room, served, version, wait_for
 
 
 @pytest.fixture(scope="module")

@@ -61,6 +61,18 @@ def served(room: Room):
         th.join(timeout=10)
 
 
+# what sticks out of the page sideways (the board's zoom overlay excepted): its widths and the first 5
+OVERFLOW = """
+var w = document.documentElement.clientWidth, wide = [];
+document.querySelectorAll('body *').forEach(function (e) {
+  var r = e.getBoundingClientRect();
+  if (r.width && r.right > w + 1 && !e.closest('#zoom'))
+    wide.push(e.tagName + '.' + e.className + ' ' + Math.round(r.right));
+});
+return {inner: window.innerWidth, client: w, scroll: document.documentElement.scrollWidth, wide: wide.slice(0, 5)};
+"""
+
+
 def have_browser() -> bool:
     return bool(shutil.which(CHROMIUM) or shutil.which("chromium")) and bool(
         shutil.which(CHROMEDRIVER) or shutil.which("chromedriver"))

@@ -21,7 +21,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import uvicorn  # noqa: E402
 from screenshots import advance  # noqa: E402
-from webkit import chrome, free_port, make_room, served, version, wait_for  # noqa: E402
+from webkit import OVERFLOW, chrome, free_port, make_room, served, version, wait_for  # noqa: E402
 
 from interpreter.tabletop.web.lobby import create_lobby  # noqa: E402
 
@@ -29,15 +29,6 @@ OUT = Path(__file__).resolve().parent
 WIDTHS = {375: 1400, 1280: 1000}  # width -> window height
 # stem, ruleset, players, seed, decisions (None: to the first question with a plan, its dialog open)
 TABLES = [("camelot", "shadows_over_camelot", 5, 3, None), ("castle", "castle_of_the_devil", 4, 2, 30)]
-OVERFLOW = """
-var w = document.documentElement.clientWidth, wide = [];
-document.querySelectorAll('body *').forEach(function (e) {
-  var r = e.getBoundingClientRect();
-  if (r.width && r.right > w + 1 && !e.closest('#zoom'))
-    wide.push(e.tagName + '.' + e.className + ' ' + Math.round(r.right));
-});
-return {client: w, scroll: document.documentElement.scrollWidth, wide: wide.slice(0, 5)};
-"""
 
 
 def shoot(drv, name: str, width: int) -> bool:
