@@ -199,9 +199,11 @@ class PolicyProgram:
         pend = st.pending
         if pend is None or pend["k"] != "act":
             return []
-        def scored(aid):  # by any side's policy: what p's side is may be hidden
-            return aid in self.base.act or any(aid in sec.act for sec in self.sides.values())
-        return [i for i, o in enumerate(opts) if o.value is not None and not scored(o.value[0])]
+        scored = self.__dict__.get("_scored_acts")
+        if scored is None:  # by any side's policy (what p's side is may be hidden); fixed at load
+            scored = self._scored_acts = frozenset(self.base.act).union(
+                *(sec.act for sec in self.sides.values()))
+        return [i for i, o in enumerate(opts) if o.value is not None and o.value[0] not in scored]
 
     def hidden_reads(self) -> list[str]:
         """Every expression evaluated on a sampled world (at some player count), with why."""
