@@ -135,15 +135,3 @@ def fresh_out(default: str) -> Path:
     return Path(f"{default}-{i}")
 
 
-def never_won(summaries: dict[str, dict]) -> list[str]:
-    """A warning for each side that won no game of a run (a rule that cannot be won?)."""
-    out = []
-    for run, s in summaries.items():
-        if not s["played"]:
-            continue
-        for side, r in s["by_side"].items():
-            if r["wins"] == 0:
-                out.append(f"warning: side {side!r} never won in {s['played']} games of {run}")
-        if not s["by_side"] and s["no_winner"]:
-            out.append(f"warning: no side won any of the {s['played']} games of {run}")
-    return out
