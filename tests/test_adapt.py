@@ -144,3 +144,22 @@ def test_the_probing_policy_bot_is_honest():
         checked += n
         probed += sum(b.probed for b in bots)
     assert checked >= 40 and probed > 0
+
+
+def test_a_new_action_turned_down_is_not_probed_again_in_the_same_turn():
+    game = load("high_tide", [GIFT])
+    for seed in range(20_000_000, 20_000_040):
+        st = game.new_game(seed=seed, players=3, record=False)
+        seat = Seat(st)
+        bot = PolicyBot(3, game)
+        if not seat.unscored(bot.policy):
+            continue
+        first = bot.choose(seat)
+        if bot.probed == 1 and bot.adapted == 0:  # turned down: the policy's choice
+            assert bot.choose(Seat(st)) == first and bot.probed == 1  # same turn: no second probe
+            again = PolicyBot(3, game, probe_once=False)
+            again.choose(Seat(st))
+            again.choose(Seat(st))
+            assert again.probed == 2
+            return
+    raise AssertionError("no seed where the gift was offered and turned down")

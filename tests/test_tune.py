@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from interpreter.cli import main
@@ -59,3 +61,31 @@ def test_the_command_refuses_bad_arguments_plainly(argv, message, capsys):
     assert main(["tune", CASTLE, *argv, "--jobs", "1", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+HARVEST = str(Path(__file__).parent / "fixtures" / "high_tide_harvest.yaml")
+
+
+def test_new_actions_get_a_fitted_weight_and_the_variant_scores_them(tmp_path):
+    from interpreter.bots.base import Seat
+    from interpreter.bots.policy import PolicyBot
+    from interpreter.sim.tune import new_unscored, variant_text
+
+    ht = str(RULESETS / "high_tide")
+    game = load(ht, [HARVEST])
+    assert new_unscored(game, ht) == ["harvest"]  # added by the variant, scored by no policy
+    assert new_unscored(load(ht, []), ht) == []
+    res = tune(ht, "winner", 4, 3, players=3, variants=[HARVEST], eval_games=4, jobs=1, new_actions=True)
+    assert res.terms == {"harvest": "new_harvest"}
+    assert res.train[0][0] == {"new_harvest": 0.0}  # from the policy's default; only the new weight
+    assert all(-30.0 <= w["new_harvest"] <= 30.0 for w, _ in res.train[1:])  # +-the largest weight
+    out = tmp_path / "tuned.yaml"
+    out.write_text(variant_text(res, "high_tide", 4, 3))
+    tuned = load(ht, [HARVEST, str(out)])
+    assert new_unscored(tuned, ht) == []  # the written variant scores the new action
+    st = tuned.new_game(seed=20_000_002, players=3, record=False)
+    bot = PolicyBot(3, tuned)
+    bot.choose(Seat(st))
+    assert bot.probed == 0  # scored now: the policy ranks it, nothing is probed
+    with pytest.raises(ValueError, match="add no action"):
+        tune(ht, "winner", 2, 1, players=3, jobs=1, new_actions=True)

@@ -41,7 +41,7 @@ class PolicyBot:
     def __init__(self, seed: int = 0, game=None, temperature: float = 0.0,
                  weights: dict | None = None, beliefs: bool = True, probe: bool = True,
                  probe_worlds: int | None = None, probe_delta: float = 3.0, probe_width: int = 3,
-                 probe_horizon: float = 2.0, **_options):
+                 probe_horizon: float = 2.0, probe_once: bool = True, **_options):
         # weights: per side, {side: {weight: value}}: what `grimoire tune` tries
         self.rng = Rng(seed_state(seed))
         self.policy = ruleset_policy(game, "policy")
@@ -52,6 +52,9 @@ class PolicyBot:
         self.probe_delta = float(probe_delta)
         self.probe_width = max(1, int(probe_width))  # new options probed at one decision, at most
         self.probe_horizon = float(probe_horizon)  # rounds of the table a playout runs (with evaluate:)
+        # a new action the probe turned down is not probed again in the same turn of the same player
+        self.probe_once = bool(probe_once)
+        self._turned_down: tuple = (None, set())  # ((turn, player), actions turned down there)
         prog = getattr(game, "program", None)
         self._evaluate = getattr(prog, "evaluate_fns", None) or {}
         self._scale = getattr(prog, "evaluate_scale", None)
@@ -75,7 +78,20 @@ class PolicyBot:
             return opts[pick(scores, self.temperature, self.rng)].id
         # the policy's choice among the options it scores, against the new ones, played out
         first = rest[pick([scores[i] for i in rest], self.temperature, self.rng)]
-        return opts[self._probe(seat, first, new[:self.probe_width])].id
+        down = None
+        if self.probe_once:
+            key = (seat.turn, seat.player)
+            if self._turned_down[0] != key:
+                self._turned_down = (key, set())
+            down = self._turned_down[1]
+            new = [i for i in new if opts[i].value[0] not in down]
+            if not new:
+                return opts[first].id
+        tried = new[:self.probe_width]
+        got = self._probe(seat, first, tried)
+        if down is not None and got == first:
+            down.update(opts[i].value[0] for i in tried)
+        return opts[got].id
 
     def _probe(self, seat, first: int, new: list[int]) -> int:
         """The index of the option to take: `first` (the policy's choice) unless playouts show

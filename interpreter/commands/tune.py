@@ -27,6 +27,9 @@ def register(sub) -> None:
     t.add_argument("--eval-games", type=int, help="games on the evaluation seeds (default: 2 x --games)")
     t.add_argument("--players", type=int, help="players per game (default: the ruleset's minimum)")
     t.add_argument("--weights", help="comma-separated: only these weights (default: all of the side's)")
+    t.add_argument("--new-actions", action="store_true",
+                   help="fit a weight for each action the variants add that no policy scores "
+                        "(the term goes into the variant written)")
     t.add_argument("--seed", type=int, default=1, help="evaluation game i uses seed SEED+i (default 1)")
     t.add_argument("--jobs", type=int, help=f"worker processes (default: all cores, {default_jobs()})")
     t.add_argument("--backend", choices=BACKENDS, default="local",
@@ -62,7 +65,7 @@ def cmd_tune(args) -> int:
             res = tune(args.ruleset, args.side, args.games, args.trials, variants=args.variant,
                        players=args.players, names=names, seed=args.seed,
                        eval_games=args.eval_games, jobs=args.jobs, backend=args.backend,
-                       address=args.address, progress=progress)
+                       address=args.address, progress=progress, new_actions=args.new_actions)
     except ValueError as e:
         err.print(f"error: {e}", markup=False)
         return 2

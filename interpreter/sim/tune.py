@@ -10,12 +10,21 @@ seeds (`--seed` on, as `grimoire simulate` uses them), never seen while tuning, 
 win rate is reported before and after with 95% intervals and a paired test. The weights are
 written as a variant file (`merge: policy: sides: SIDE: weights:`), so `--variant FILE` plays
 them everywhere a variant goes.
+
+New actions (`--new-actions`): an action the variants add over the bare ruleset that no policy
+scores (the policy bot can only probe it, bots/policy.py) gets a term of the tuned side's
+policy, `act: ID: "new_ID"`, a weight `new_ID` fitted like the others: the score the action's
+options get against the policy's own (above the side's best option, it is taken wherever the
+rules offer it; below, never). Searched in plus or minus the largest of the side's weights (at
+least 1), from 0 (the policy's `default`). The term and its weight go into the variant written.
 """
 
 from __future__ import annotations
 
+import tempfile
 from contextlib import closing
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..game import load
 from .backends import run_batch
@@ -37,6 +46,7 @@ class TuneResult:
     eval_before: dict = field(default_factory=dict)
     eval_after: dict = field(default_factory=dict)
     paired: dict = field(default_factory=dict)
+    terms: dict = field(default_factory=dict)   # new action -> the weight that scores it
 
 
 def search_space(weights: dict) -> dict:
@@ -52,20 +62,65 @@ def side_wins(results: list[dict], side: str) -> int:
     return sum(1 for r in results if side in r.get("sides", []))
 
 
+def new_unscored(game, ruleset: str) -> list[str]:
+    """The actions `game`'s variants add over the bare ruleset that no policy scores."""
+    pol = game.program.policy
+    scored = set(pol.base.act).union(*(sec.act for sec in pol.sides.values()))
+    bare = set(load(ruleset, []).program.actions)
+    return sorted(a for a in game.program.actions if a not in bare and a not in scored)
+
+
+def overlay_text(ruleset_id: str, side: str, weights: dict, terms: dict, head: list | None = None,
+                 title: str | None = None) -> str:
+    """A variant giving `side`'s policy these weights and, for each new action, its term."""
+    lines = [*(head or []), f"variant: tuned_{side}",
+             f"title: {title or f'Policy weights of {side}, tuned by simulation'}",
+             f"base: {ruleset_id}", "merge:", "  policy:", "    sides:", f"      {side}:", "        weights:"]
+    lines += [f"          {k}: {weights[k]:g}" for k in sorted(weights)]
+    if terms:
+        lines.append("        act:")
+        lines += [f'          {a}: "{w}"' for a, w in sorted(terms.items())]
+    return "\n".join(lines) + "\n"
+
+
 def tune(ruleset: str, side: str, games: int, trials: int, *, variants=(), players=None, names=None,
          seed: int = 1, eval_games: int | None = None,
          jobs: int | None = None, backend: str = "local", address: str | None = None,
-         progress=None) -> TuneResult:
+         progress=None, new_actions: bool = False) -> TuneResult:
     """Fit the policy weights of `side` (see the module's docstring); return what was found."""
-    import optuna  # the optional extra `tune`: imported only when tuning
-
     game = load(ruleset, list(variants))
     pol = game.program.policy
     if pol is None:
         raise ValueError(f"{game.ruleset.id} has no policy: section, so there are no weights to tune")
     if side not in game.program.sides:
         raise ValueError(f"{side!r} is no side of {game.ruleset.id} (sides: {', '.join(game.program.sides)})")
-    base = pol.weights_of(side)
+    if not new_actions:
+        return _tune(game, side, games, trials, list(variants), players, names, seed, eval_games,
+                     jobs, backend, address, progress, {})
+    added = new_unscored(game, ruleset)
+    if not added:
+        raise ValueError("the variants add no action that the policy does not score")
+    own = pol.weights_of(side)
+    terms = {a: f"new_{a}" for a in added}
+    clash = [w for w in terms.values() if w in own]
+    if clash:
+        raise ValueError(f"the policy of {side} already has a weight {clash[0]!r}")
+    with tempfile.TemporaryDirectory(prefix="grimoire-tune-") as tmp:
+        overlay = Path(tmp) / f"new_actions_{side}.yaml"
+        overlay.write_text(overlay_text(game.ruleset.id, side, {w: 0 for w in terms.values()}, terms))
+        game = load(ruleset, [*variants, str(overlay)])
+        res = _tune(game, side, games, trials, [*variants, str(overlay)], players,
+                    names or list(terms.values()), seed, eval_games, jobs, backend, address, progress,
+                    {w: max([1.0, *(abs(v) for v in own.values())]) for w in terms.values()})
+    res.terms = terms
+    return res
+
+
+def _tune(game, side, games, trials, variants, players, names, seed, eval_games, jobs, backend,
+          address, progress, spans: dict) -> TuneResult:
+    import optuna  # the optional extra `tune`: imported only when tuning
+
+    base = game.program.policy.weights_of(side)
     names = list(names or base)
     unknown = [n for n in names if n not in base]
     if unknown or not names:
@@ -99,6 +154,7 @@ def tune(ruleset: str, side: str, games: int, trials: int, *, variants=(), playe
 
     result = TuneResult(side, names, dict(base), dict(base))
     space = search_space({k: base[k] for k in names})
+    space.update({k: (base[k] - r, base[k] + r) for k, r in spans.items() if k in space})
     sampler = optuna.samplers.TPESampler(seed=seed)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(direction="maximize", sampler=sampler)
@@ -121,22 +177,12 @@ def tune(ruleset: str, side: str, games: int, trials: int, *, variants=(), playe
 
 
 def variant_text(result: TuneResult, ruleset_id: str, games: int, trials: int) -> str:
-    """The tuned weights as a variant file."""
-    lines = [
+    """The tuned weights (and the terms of new actions) as a variant file."""
+    head = [
         f"# Written by `grimoire tune`: {trials} trials of {games} games; on the evaluation seeds the",
         f"# {result.side} side won {pct(result.eval_before)} before and {pct(result.eval_after)} after.",
-        f"variant: tuned_{result.side}",
-        f"title: Policy weights of {result.side}, tuned by simulation",
-        f"base: {ruleset_id}",
-        "merge:",
-        "  policy:",
-        "    sides:",
-        f"      {result.side}:",
-        "        weights:",
     ]
-    for k in sorted(result.after):
-        lines.append(f"          {k}: {result.after[k]:g}")
-    return "\n".join(lines) + "\n"
+    return overlay_text(ruleset_id, result.side, result.after, result.terms, head)
 
 
 def pct(r: dict) -> str:
@@ -145,4 +191,5 @@ def pct(r: dict) -> str:
     return f"{100 * r.get('rate', 0):.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
 
 
-__all__ = ["TRAIN_OFFSET", "TuneResult", "pct", "search_space", "tune", "variant_text"]
+__all__ = ["TRAIN_OFFSET", "TuneResult", "new_unscored", "overlay_text", "pct", "search_space", "tune",
+           "variant_text"]
