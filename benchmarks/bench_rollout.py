@@ -5,6 +5,8 @@ Run:
   python benchmarks/bench_rollout.py play --bot policy ... --out P.jsonl
   python benchmarks/bench_rollout.py compare A.jsonl B.jsonl      # paired (McNemar), Wilson intervals
   python benchmarks/bench_rollout.py cost A.jsonl                 # CPU s a game: mean, median, p10, p90
+  python benchmarks/bench_rollout.py play --variants "" --players 5 ...  # the base game, the Traitor dealt
+  python benchmarks/bench_rollout.py traitor P.jsonl A.jsonl      # its Traitor figures, paired
 
 `play` plays the games one after another in this process (no workers) with every seat the
 same bot, game i on seed --seed + i, each seat's bot seeded as `grimoire simulate` seeds it
@@ -63,6 +65,8 @@ def play(a) -> None:
                 secs = time.process_time() - t0
                 rec = {"seed": seed, "sides": r["sides"], "winners": r["winners"], "reason": r["reason"],
                        "decisions": r["decisions"], "turns": r["turns"], "cpu": round(secs, 3)}
+                if r.get("stats"):
+                    rec["stats"] = r["stats"]
                 if a.bot == "rollout":
                     rec["counts"] = {k: sum(getattr(b, k, 0) for b in made) for k in COUNTERS}
                 f.write(json.dumps(rec) + "\n")
@@ -101,24 +105,62 @@ def cost(a) -> None:
 
 
 def compare(a) -> None:
-    from math import comb
-
     from interpreter.sim.stats import wilson
     base, var = read(a.base), read(a.variant)
     seeds = sorted(set(base) & set(var))
     n = len(seeds)
     wb = [("loyal" in base[s]["sides"]) for s in seeds]
     wv = [("loyal" in var[s]["sides"]) for s in seeds]
-    b_only = sum(1 for x, y in zip(wb, wv) if x and not y)
-    v_only = sum(1 for x, y in zip(wb, wv) if y and not x)
-    k = b_only + v_only
-    # exact two-sided McNemar (binomial on the discordant pairs)
-    p = 1.0 if k == 0 else min(1.0, 2 * sum(comb(k, i) for i in range(min(b_only, v_only) + 1)) / 2 ** k)
+    b_only, v_only, p = mcnemar(wb, wv)
     for label, w, path in (("base", wb, a.base), ("variant", wv, a.variant)):
         lo, hi = wilson(sum(w), n)
         print(f"{label} {path}: Loyal wins {sum(w)}/{n} = {sum(w) / n:.1%} [{lo:.1%}, {hi:.1%}]")
     print(f"paired on {n} seeds ({seeds[0]}..{seeds[-1]}): base only {b_only}, variant only {v_only}, "
           f"difference {(sum(wv) - sum(wb)) / n:+.1%}, exact McNemar p = {p:.3g}")
+
+
+def mcnemar(wb: list, wv: list) -> tuple[int, int, float]:
+    """Pairs won only by the base, only by the variant, and the exact two-sided McNemar p."""
+    from math import comb
+    b_only = sum(1 for x, y in zip(wb, wv) if x and not y)
+    v_only = sum(1 for x, y in zip(wb, wv) if y and not x)
+    k = b_only + v_only
+    p = 1.0 if k == 0 else min(1.0, 2 * sum(comb(k, i) for i in range(min(b_only, v_only) + 1)) / 2 ** k)
+    return b_only, v_only, p
+
+
+def traitor(a) -> None:
+    """The base game's Traitor figures (issue 24) of two runs on the same seeds: Loyal wins where
+    the Traitor is dealt and where he is not, how often he is unmasked, games with a false
+    accusation, the paired test on the Traitor's seeds and CPU s a game."""
+    from interpreter.sim.stats import wilson
+    base, var = read(a.base), read(a.variant)
+    seeds = sorted(set(base) & set(var))
+    if any("stats" not in base[s] or "stats" not in var[s] for s in seeds):
+        raise SystemExit("traitor: a game record has no stats (play them with this script's play)")
+    dealt = [s for s in seeds if base[s]["stats"].get("traitor_present")]
+    if any(bool(var[s]["stats"].get("traitor_present")) != (s in dealt) for s in seeds):
+        raise SystemExit("traitor: the two runs deal the Traitor on different seeds")
+    dealt_set = set(dealt)
+    for label, runs, path in (("base", base, a.base), ("variant", var, a.variant)):
+        won = sum("loyal" in runs[s]["sides"] for s in dealt)
+        won_not = sum("loyal" in runs[s]["sides"] for s in seeds if s not in dealt_set)
+        unmasked = sum(1 for s in dealt if runs[s]["stats"].get("traitor_unmasked"))
+        false = sum(1 for s in seeds if runs[s]["stats"].get("false_accusations"))
+        cpu = statistics.fmean(runs[s]["cpu"] for s in seeds)
+        lo, hi = wilson(won, len(dealt))
+        ulo, uhi = wilson(unmasked, len(dealt))
+        flo, fhi = wilson(false, len(seeds))
+        print(f"{label} {path}: {len(seeds)} games, the Traitor dealt in {len(dealt)}: Loyal wins there "
+              f"{won}/{len(dealt)} = {won / len(dealt):.1%} [{lo:.1%}, {hi:.1%}], without him "
+              f"{won_not}/{len(seeds) - len(dealt)}; unmasked {unmasked}/{len(dealt)} = "
+              f"{unmasked / len(dealt):.1%} [{ulo:.1%}, {uhi:.1%}]; games with a false accusation "
+              f"{false}/{len(seeds)} = {false / len(seeds):.1%} [{flo:.1%}, {fhi:.1%}]; CPU s a game {cpu:.3f}")
+    for label, ss in (("the Traitor's seeds", dealt), ("all seeds", seeds)):
+        b_only, v_only, p = mcnemar([("loyal" in base[s]["sides"]) for s in ss],
+                                    [("loyal" in var[s]["sides"]) for s in ss])
+        print(f"paired on {label} ({len(ss)}): base only {b_only}, variant only {v_only}, "
+              f"exact McNemar p = {p:.3g}")
 
 
 def main(argv=None) -> None:
@@ -137,10 +179,13 @@ def main(argv=None) -> None:
     c = sub.add_parser("compare")
     c.add_argument("base")
     c.add_argument("variant")
+    t = sub.add_parser("traitor", help="the base game's Traitor figures of two runs (issue 24)")
+    t.add_argument("base")
+    t.add_argument("variant")
     k = sub.add_parser("cost")
     k.add_argument("files", nargs="+")
     a = ap.parse_args(argv)
-    {"play": play, "compare": compare, "cost": cost}[a.cmd](a)
+    {"play": play, "compare": compare, "cost": cost, "traitor": traitor}[a.cmd](a)
 
 
 if __name__ == "__main__":

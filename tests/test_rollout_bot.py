@@ -203,6 +203,33 @@ def test_the_sequential_test_stops_playing_a_candidate_with_no_gain_after_futili
     assert len(rows) == 4 and bot._best(cand, rows) == 0
 
 
+def test_extend_plays_on_a_search_whose_leader_is_ahead_but_not_clear():
+    g = load(RULESETS / "high_tide", [])
+    cand = ["a", "b", "c"]
+    # b is half a game ahead of a in one world in five and behind in world 7: ahead after 16
+    # worlds, but by 2 standard errors only after 31
+    def outcomes(w, j):
+        if j != 1:
+            return 0.5
+        return 1.0 if w % 5 == 0 else 0.0 if w == 7 else 0.5
+
+    for extend, worlds, chosen in ((0, 16, 0), (32, 31, 1)):
+        bot = RolloutBot(0, g, futility=4, extend=extend)
+        scripted(bot, outcomes)
+        rows = []
+        bot._play(None, cand, [0, 1, 2], 2, rows)
+        bot._sequential(None, cand, rows)
+        # extend: worlds are added until b clears delta, and b is chosen
+        assert len(rows) == worlds and bot._best(cand, rows) == chosen
+    # a candidate that is clear at 16 worlds is not played further
+    bot = RolloutBot(0, g, futility=4, extend=32)
+    scripted(bot, lambda w, j: 1.0 if j == 2 else 0.0)
+    rows = []
+    bot._play(None, cand, [0, 1, 2], 2, rows)
+    bot._sequential(None, cand, rows)
+    assert len(rows) == 16 and bot._best(cand, rows) == 2
+
+
 def test_the_fixed_test_of_685a6d3_plays_every_candidate_in_every_world():
     g = load(RULESETS / "high_tide", [])
     bot = RolloutBot(0, g, futility=0, quiet="off")

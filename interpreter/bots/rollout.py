@@ -33,7 +33,10 @@ Two economies (issue 30) spend the playouts where they can change the choice:
 - `futility` (4, the default): from that many worlds on, a candidate whose summed
   difference against the policy's choice is not positive is played out no further (it
   cannot be chosen on the evidence so far), and the search stops when no candidate is left:
-  a sequential test instead of a fixed `worlds` for every candidate.
+  a sequential test instead of a fixed `worlds` for every candidate. With `extend` (0, off,
+  the default), a search whose leading candidate is still ahead at `worlds` worlds but not by
+  `delta` standard errors goes on, a world at a time, up to `extend` worlds: more playouts
+  only where the choice is close.
 `quiet=False, futility=0` is the bot of 685a6d3 exactly (the same worlds, the same games), and
 `quiet="turn"` the bot of 3ce356e.
 So the search spends its time where the game is decided, its last rounds: it sees the loss
@@ -59,7 +62,7 @@ class RolloutBot:
 
     def __init__(self, seed: int = 0, game=None, width: int = 3, worlds: int = 16,
                  screen: int = 2, horizon: float = 2.0, delta: float = 2.0,
-                 futility: int = 4, quiet: bool | str | float = "round"):
+                 futility: int = 4, quiet: bool | str | float = "round", extend: int = 0):
         self.rng = Rng(seed_state(seed))
         self.policy = ruleset_policy(game, "rollout")
         self.width = max(1, int(width))
@@ -68,6 +71,9 @@ class RolloutBot:
         self.horizon = float(horizon)
         self.delta = float(delta)
         self.futility = max(0, int(futility or 0))  # 0: every candidate plays all `worlds`
+        # with the sequential test: up to this many worlds while a candidate is ahead of the
+        # policy's choice but not yet by `delta` standard errors (0: stop at `worlds`)
+        self.extend = max(self.worlds, int(extend or 0))
         self.quiet, self.reach = _quiet(quiet)
         self._quiet_until = None  # the last turn a quiet screen covers (quiet="turn", "round")
         self._calm = False  # no playout of this screen has ended within its horizon + reach
@@ -115,10 +121,12 @@ class RolloutBot:
     def _sequential(self, seat, cand: list[str], rows: list) -> None:
         """Add worlds one at a time, from `futility` worlds on only for the candidates whose
         summed difference against the policy's choice is positive, until `worlds` worlds or
-        no candidate is left (then the policy's choice stands)."""
+        no candidate is left (then the policy's choice stands). With `extend`, a search whose
+        leading candidate is ahead but not clear at `worlds` goes on to `extend` worlds."""
         alive = list(range(1, len(cand)))
         sums = [sum(row[j] - row[0] for row in rows) for j in range(len(cand))]
-        while len(rows) < self.worlds:
+        # past `worlds`, only while a candidate is ahead but not clear (`extend`)
+        while len(rows) < self.worlds or (len(rows) < self.extend and self._close(rows, alive, sums)):
             if len(rows) >= self.futility:
                 alive = [j for j in alive if sums[j] > 0]
                 if not alive:
@@ -127,6 +135,21 @@ class RolloutBot:
             row = rows[-1]
             for j in alive:
                 sums[j] += row[j] - row[0]
+
+    def _close(self, rows: list, alive: list[int], sums: list) -> bool:
+        """Whether some candidate still played out is ahead of the policy's choice (a positive
+        summed difference) and none yet clears `delta` standard errors."""
+        n = len(rows)
+        ahead = False
+        for j in alive:
+            if sums[j] <= 0:
+                continue
+            ahead = True
+            m = sums[j] / n
+            var = sum((row[j] - row[0] - m) ** 2 for row in rows) / (n - 1)
+            if m > self.delta * math.sqrt(var / n):
+                return False
+        return ahead
 
     def _best(self, cand: list[str], rows: list[list]) -> int:
         """The index of the candidate to play (0, the policy's choice, unless one clears delta

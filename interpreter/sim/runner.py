@@ -138,8 +138,8 @@ def _offers(out: dict, counts: dict | None) -> None:
 
 POLICY_OPTIONS = ("temperature", "weights", "probe", "probe_worlds", "probe_delta", "probe_width",
                   "probe_horizon", "probe_once")  # a policy bot
-ROLLOUT_OPTIONS = ("width", "worlds", "screen", "horizon", "delta", "futility", "quiet")  # and a rollout bot
-ROLLOUT_ONLY = ("width", "worlds", "screen", "delta", "futility", "quiet")  # `horizon`: MCTS too
+ROLLOUT_OPTIONS = ("width", "worlds", "screen", "horizon", "delta", "futility", "quiet", "extend")  # and a rollout bot
+ROLLOUT_ONLY = ("width", "worlds", "screen", "delta", "futility", "quiet", "extend")  # `horizon`: MCTS too
 
 
 def bot_options(spec: SimSpec, kind: str) -> dict:
