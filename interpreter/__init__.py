@@ -4,9 +4,13 @@ Pipeline: load (YAML + positions) -> overlay (variants) -> validate (JSON Schema
 (Ruleset) -> compile (effects to closures) -> engine (State, decisions, views).
 """
 
-from .engine.state import Decision, Option, State
-from .errors import GrimoireError, Loc, Problem, Refusal, RulesetError, format_problems
-from .game import Game, load
+from .runtime import native
+
+native.install()  # first: which hot modules load compiled, which from source (runtime/native.py)
+
+from .engine.state import Decision, Option, State  # noqa: E402
+from .errors import GrimoireError, Loc, Problem, Refusal, RulesetError, format_problems  # noqa: E402
+from .game import Game, load  # noqa: E402
 
 __all__ = ["Decision", "Game", "GrimoireError", "Loc", "Option", "Problem", "Refusal",
            "RulesetError", "State", "format_problems", "load"]
