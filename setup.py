@@ -28,7 +28,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def _native():
     """interpreter/runtime/native.py, loaded on its own (the package's dependencies may not be
     installed while it builds)."""
-    spec = importlib.util.spec_from_file_location("_grimoire_native", os.path.join(HERE, "interpreter", "runtime", "native.py"))
+    path = os.path.join(HERE, "interpreter", "runtime", "native.py")
+    spec = importlib.util.spec_from_file_location("_grimoire_native", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -70,7 +71,8 @@ class BuildCompiled(build_ext):
                 from Cython.Build import cythonize
                 dist.ext_modules = cythonize(
                     dist.ext_modules, build_dir=os.path.join("build", "cython"), quiet=True, force=True,
-                    nthreads=os.cpu_count() or 1, compiler_directives={"language_level": 3, "binding": True, "annotation_typing": False})
+                    nthreads=os.cpu_count() or 1,
+                    compiler_directives={"language_level": 3, "binding": True, "annotation_typing": False})
             except Exception as e:  # no Cython, or a source it cannot compile
                 _warn(f"Cython did not compile the hot modules ({e})")
                 dist.ext_modules = []

@@ -78,7 +78,8 @@ def test_pure_python_and_compiled_play_the_same_games(tmp_path):
     grimoire = [sys.executable, "-c", "import sys; from interpreter.cli import main; sys.exit(main())"]
     runs = [("shadows_over_camelot", ["--players", "5", "--bots", "policy", "--games", "4"]),
             ("castle_of_the_devil", ["--players", "4", "--bots", "policy", "--games", "4"]),
-            ("shadows_over_camelot", ["--variant", "first_game", "--players", "3", "--bots", "rollout", "--games", "1"])]
+            ("shadows_over_camelot", ["--variant", "first_game", "--players", "3", "--bots", "rollout",
+                                      "--games", "1"])]
     for k, (name, args) in enumerate(runs):
         docs = []
         for mode, env in (("compiled", _env()), ("pure", _env(**{native.PURE_ENV: "1"}))):
@@ -101,7 +102,8 @@ def test_a_module_edited_since_the_build_runs_from_its_source(tmp_path):
     src.write_text(src.read_text(encoding="utf-8") + "\nEDITED_SINCE_THE_BUILD = True\n", encoding="utf-8")
     probe = ("import json, interpreter, interpreter.engine.rng as r, interpreter.engine.flow as f\n"
              "from interpreter.runtime import native\n"
-             "print(json.dumps([native.status(), r.__file__, getattr(r, 'EDITED_SINCE_THE_BUILD', False), f.__file__]))")
+             "print(json.dumps([native.status(), r.__file__, getattr(r, 'EDITED_SINCE_THE_BUILD', False),"
+             " f.__file__]))")
     env = _env(PYTHONPATH=str(tmp_path))
     status, rng_file, edited_ran, flow_file = json.loads(_run([sys.executable, "-c", probe], env, cwd=tmp_path))
     assert status[edited] == "python (source changed since the build)"
