@@ -1,7 +1,8 @@
 """The built wheel works like a package: built from the checkout, installed (not editable) into
 a folder of its own and run from a directory outside the checkout, it validates, plays and
 simulates every shipped ruleset with the schemas and rulesets it carries, reading nothing from
-the source tree. (This was .ci/wheel-smoke; it is part of the README's test command now.)"""
+the source tree, and runs its hot modules compiled (interpreter/runtime/native.py). (This was
+.ci/wheel-smoke; it is part of the README's test command now.)"""
 
 from __future__ import annotations
 
@@ -34,9 +35,13 @@ def test_the_wheel_runs_every_shipped_ruleset_outside_the_checkout(tmp_path):
     work.mkdir()
     out = _run([sys.executable, "-c", "import json, interpreter\n"
                 "from interpreter.game import RULESETS\nfrom interpreter.frontend.validate import SCHEMA_DIR\n"
+                "from interpreter.runtime import native\n"
                 "print(json.dumps([interpreter.__file__, str(RULESETS), str(SCHEMA_DIR),"
-                " sorted(d.name for d in RULESETS.iterdir() if (d / 'ruleset.yaml').is_file())]))"], work, env)
-    module, rulesets, schemas, names = json.loads(out)
+                " sorted(d.name for d in RULESETS.iterdir() if (d / 'ruleset.yaml').is_file()),"
+                " native.status()]))"], work, env)
+    module, rulesets, schemas, names, native = json.loads(out)
+    # the wheel carries the compiled hot modules and the manifest they load by (setup.py)
+    assert native and set(native.values()) == {"compiled"}, native
     for p in (module, rulesets, schemas):
         assert Path(p).is_relative_to(site), f"{p} is not inside the installed package"
     assert {"high_tide", "shadows_over_camelot", "castle_of_the_devil"} <= set(names)
