@@ -73,6 +73,10 @@ def run(mode: str, a) -> dict:
     return json.loads(r.stdout.splitlines()[-1])
 
 
+def _num(v: float) -> str:
+    return f"{v:,.1f}" if v >= 100 else f"{v:.3f}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3)
@@ -89,12 +93,12 @@ def main() -> None:
                 print(f"warning: not every hot module is compiled: {status}", file=sys.stderr)
             for k, v in got.items():
                 rows[mode].setdefault(k, []).append(v)
-            print(f"round {r + 1} {mode:8} " + ", ".join(f"{k} {v:,.1f}" for k, v in got.items()), flush=True)
+            print(f"round {r + 1} {mode:8} " + ", ".join(f"{k} {_num(v)}" for k, v in got.items()), flush=True)
     print(f"\n{'figure':44} {'compiled':>12} {'pure':>12} {'speed-up':>9}   (medians of {a.rounds} rounds)")
     for k in rows["compiled"]:
         c, p = statistics.median(rows["compiled"][k]), statistics.median(rows["pure"][k])
         up = p / c if ("CPU" in k) else c / p  # a cost: pure over compiled; a rate: compiled over pure
-        print(f"{k:44} {c:>12,.1f} {p:>12,.1f} {up:>8.2f}x")
+        print(f"{k:44} {_num(c):>12} {_num(p):>12} {up:>8.2f}x")
 
 
 if __name__ == "__main__":
