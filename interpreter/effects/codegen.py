@@ -128,17 +128,18 @@ def _read(m):
 
 def hoist(lines: list[str], ind: str = "    ") -> tuple[list[str], list[str]]:
     """Lines of a generated function's body with the frame's locals it reads more than once
-    and never assigns (`L.get('me')`) held in Python locals: nothing else writes them while
+    (a read on a line with a comprehension counts twice) and never assigns (`L.get('me')`) held in Python locals: nothing else writes them while
     the function runs (an embedded closure restores what it sets; a procedure called
     directly gets locals of its own). Returns (the lines that read them, to put before the
     body; the body using them). Text inside string literals is left alone."""
     counts: dict = {}
     for ln in lines:
         if "L.get(" in ln:
+            w = 2 if " for v_" in ln else 1  # in a comprehension: read once per element
             for m in _HOISTED.finditer(ln):
                 k = _read(m)
                 if k is not None:
-                    counts[k] = counts.get(k, 0) + 1
+                    counts[k] = counts.get(k, 0) + w
     if not any(c >= 2 for c in counts.values()):
         return [], lines
     written = set()
