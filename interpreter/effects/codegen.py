@@ -128,10 +128,11 @@ def _read(m):
 
 def hoist(lines: list[str], ind: str = "    ") -> tuple[list[str], list[str]]:
     """Lines of a generated function's body with the frame's locals it reads more than once
-    (a read on a line with a comprehension counts twice) and never assigns (`L.get('me')`) held in Python locals: nothing else writes them while
-    the function runs (an embedded closure restores what it sets; a procedure called
-    directly gets locals of its own). Returns (the lines that read them, to put before the
-    body; the body using them). Text inside string literals is left alone."""
+    (a read on a line with a comprehension counts twice) and never assigns (`L.get('me')`)
+    held in Python locals: nothing else writes them while the function runs (an embedded
+    closure restores what it sets; a procedure called directly gets locals of its own).
+    Returns (the lines that read them, to put before the body; the body using them). Text
+    inside string literals is left alone."""
     counts: dict = {}
     for ln in lines:
         if "L.get(" in ln:
