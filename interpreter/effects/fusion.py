@@ -15,6 +15,7 @@ from ..runtime.vm import MAX_LOOP
 from . import ast as A
 from .ast import walk_nodes
 from .codegen import _compile, hoist
+from .procedures import ENDS
 from .scope import CheckError
 from .types import elem, is_list, join, show
 
@@ -242,7 +243,6 @@ class FusionMixin:
         return ns["_b" if mode == "vm" else "_d"]
 
 
-_ENDS = frozenset({"end", "check_end", "end_turn", "draw"})
 
 
 class _Gen:
@@ -268,7 +268,7 @@ class _Gen:
 
     def check_end(self, ind, expr, src, node) -> None:
         """After a statement that may end the game or the turn, stop as the VM would."""
-        if _calls_any(expr, _ENDS):
+        if _calls_any(expr, ENDS):
             self.add(ind, "if st.over or not st.stack:", src, node)
             self.add(ind + 1, "return", src, node)
 
