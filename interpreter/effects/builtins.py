@@ -365,7 +365,10 @@ def _log_bind(comp, call, src, scope):
     def log(st, fr):
         if st.record or impure:
             st.log_event(event, [f(st, fr) for f in fns], to_f(st, fr), types, names)
-    return log, "none"
+    if impure:
+        return log, "none"
+    text, env, emb = comp.namer.embed(log)  # a game without a log does not even call it
+    return tagged(log, (f"({text} if st.record else None)", env, emb)), "none"
 
 
 # the engine's own events name the acting player $player (interpreter/i18n/gender.py)
