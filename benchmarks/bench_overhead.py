@@ -8,7 +8,8 @@ same effect written by hand in Python on the same state API (zones, counters, op
 log_event). Indexes a Python programmer would write as constants are resolved before timing.
 Each pair is first checked to leave identical states (to_json) from the same start. Every
 timed call runs on a fresh clone (only the call is timed, less the clock's own cost). Target: the
-compiled effect within 1.5x of the hand-written one. It reports; it never asserts a speed.
+compiled effect within 1.5x of the hand-written one. The compiled call, the hand-written one
+and an empty one take turns call by call. It reports; it never asserts a speed.
 """
 
 from __future__ import annotations
@@ -253,20 +254,23 @@ def castle_trade(game):
     return st, (lambda s: run_code(s, code, {"t": t, "c": c, "r": r, "me": a}) and None), hand
 
 
-def timed(fn, base, seconds: float) -> float:
-    """Seconds per call of fn, each on a fresh clone (only the call is timed; best of 5)."""
+def timed(fns, base, seconds: float) -> list[float]:
+    """Seconds per call of each of fns, each call on a fresh clone (only the call is timed).
+    The functions take turns call by call, so a shared machine's load drifts over all of
+    them alike; the best of 5 rounds of each."""
     clock = time.process_time  # CPU time: a shared machine's neighbours do not count
-    best = float("inf")
+    best = [float("inf")] * len(fns)
     for _ in range(5):
-        k, acc, t0 = 0, 0.0, clock()
+        k, acc, t0 = 0, [0.0] * len(fns), clock()
         while clock() - t0 < seconds / 5:
             for _ in range(100):
-                s = base.clone()
-                t = clock()
-                fn(s)
-                acc += clock() - t
+                for i, fn in enumerate(fns):
+                    s = base.clone()
+                    t = clock()
+                    fn(s)
+                    acc[i] += clock() - t
             k += 100
-        best = min(best, acc / k)
+        best = [min(b, a / k) for a, b in zip(acc, best)]
     return best
 
 
@@ -292,9 +296,9 @@ def main() -> None:
         if j1 != j2 or r1 != r2:
             print({k: (j1[k], j2[k]) for k in j1 if j1[k] != j2[k]}, r1, r2)
             raise SystemExit(f"{name}: the hand-written effect does not do what the compiled one does")
-        empty = timed(lambda s: None, base, args.seconds)  # the clock's own cost
-        tc = timed(compiled, base, args.seconds) - empty
-        th = timed(hand, base, args.seconds) - empty
+        # the empty call measures the clock's own cost
+        empty, tc, th = timed([lambda s: None, compiled, hand], base, args.seconds * 3)
+        tc, th = tc - empty, th - empty
         print(f"{name:48} {tc * 1e6:>11.2f} {th * 1e6:>10.2f} {tc / th:>6.2f}")
 
 

@@ -248,15 +248,13 @@ def stmt_run(comp, b, call, var, src, scope, code):
         g = st.g
         if is_loc:
             entry = g.loc_hooks[x].get(hook)
-            base = {"here": x}
         else:
             entry = g.kind_hooks[x if is_kind else g.card_def[x]].get(hook)
-            base = {"this": x}
         if entry is None:
             return None
         code_id, params = entry
         loc = dict(zip(params, [f(st, fr) for f in arg_fns]))
-        loc.update(base)
+        loc["here" if is_loc else "this"] = x
         loc["me"] = fr[2].get("me")
         st.stack.append([code_id, 0, loc, var])
         return None

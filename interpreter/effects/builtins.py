@@ -365,7 +365,20 @@ def _log_bind(comp, call, src, scope):
     def log(st, fr):
         if st.record or impure:
             st.log_event(event, [f(st, fr) for f in fns], to_f(st, fr), types, names)
-    return log, "none"
+    if impure:
+        return log, "none"
+    # a game without a log does not even call it; with every part written as text, the
+    # call is written inline too (a procedure calling it then needs no frame for it)
+    parts = [getattr(f, "_g", None) for f in fns + [to_f]]
+    if all(g is not None for g in parts):
+        consts = [comp.namer.const(x) for x in (event, types, names)]
+        args = "[" + ", ".join("{%d}" % i for i in range(len(fns))) + "]"
+        k = len(parts)
+        g = combine(f"(st.log_event({{{k}}}, {args}, {{{k - 1}}}, {{{k + 1}}}, {{{k + 2}}}) "
+                    "if st.record else None)", *parts, *consts)
+        return tagged(log, g), "none"
+    text, env, emb = comp.namer.embed(log)
+    return tagged(log, (f"({text} if st.record else None)", env, emb)), "none"
 
 
 # the engine's own events name the acting player $player (interpreter/i18n/gender.py)

@@ -113,6 +113,8 @@ def _compile(text: str):
 
 
 _HOISTED = re.compile(r"""'[^'\\\n]*(?:\\.[^'\\\n]*)*'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|L\.get\('(\w+)'\)""")
+_L_SET = re.compile(r"L\['(\w+)'\] = (?!=)")  # a statement assigning one local (at a line's start)
+_L_OTHER = re.compile(r"(?<![\w.])L\['(\w+)'\](?! *=(?!=))|'(\w+)' in L\b")  # L['x'] read, 'x' in L
 _L_WRITE = re.compile(r"L\[('\w+')\] *=(?!=)|L\.pop\(('\w+')")
 _L_ANY_WRITE = ("L.update", "L.clear", "L.setdefault", "L.popitem", "del L")
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
@@ -128,36 +130,70 @@ def _read(m):
 
 def hoist(lines: list[str], ind: str = "    ") -> tuple[list[str], list[str]]:
     """Lines of a generated function's body with the frame's locals it reads more than once
-    and never assigns (`L.get('me')`) held in Python locals: nothing else writes them while
-    the function runs (an embedded closure restores what it sets; a procedure called
-    directly gets locals of its own). Returns (the lines that read them, to put before the
-    body; the body using them). Text inside string literals is left alone."""
+    (a read on a line with a comprehension counts twice) held in Python locals (`_lv_me`).
+    Nothing else writes them while the function runs (an embedded closure restores what it
+    sets; a procedure called directly gets locals of its own), so a local the body never
+    assigns is read once at the start, and one it assigns only by statements `L['x'] = ...`
+    (never popped, tested with `in` or read as `L['x']`) is written to both: `L['x'] =
+    _lv_x = ...`. Such a local is read at the start only when the body may read it before
+    its first assignment (that is not a statement of the body's top level). Returns (the
+    lines that read them, to put before the body; the body using them). Text inside string
+    literals is left alone."""
     counts: dict = {}
     for ln in lines:
         if "L.get(" in ln:
+            w = 2 if " for v_" in ln else 1  # in a comprehension: read once per element
             for m in _HOISTED.finditer(ln):
                 k = _read(m)
                 if k is not None:
-                    counts[k] = counts.get(k, 0) + 1
-    if not any(c >= 2 for c in counts.values()):
+                    counts[k] = counts.get(k, 0) + w
+    if not counts:
         return [], lines
-    written = set()
-    for ln in lines:
+    written, bad, first = set(), set(), {}
+    for i, ln in enumerate(lines):
         if "L" not in ln:
             continue
         if any(w in ln for w in _L_ANY_WRITE) or ln.lstrip().startswith(("L =", "L=")):
             return [], lines
+        body = ln.lstrip()
+        own = _L_SET.match(body)
         for m in _L_WRITE.finditer(ln):
-            written.add((m.group(1) or m.group(2))[1:-1])
-    keep = {k for k, c in counts.items() if c >= 2 and k not in written}
+            k = (m.group(1) or m.group(2))[1:-1]
+            written.add(k)
+            first.setdefault(k, i)
+            if own is None or m.start() != len(ln) - len(body) or m.group(1) is None:
+                bad.add(k)  # popped, or assigned other than as a statement's one target
+        for m in _L_OTHER.finditer(ln):
+            bad.add(m.group(1) or m.group(2))
+    for i, ln in enumerate(lines):  # where each written local is first read
+        if "L.get(" in ln:
+            for m in _HOISTED.finditer(ln):
+                k = _read(m)
+                if k in written and first[k] >= i:
+                    first[k] = -1  # read before (or on the line of) its first assignment
+    # set first at the top level: no read before it, no start value needed
+    fresh = {k for k in written if first[k] >= 0 and lines[first[k]].startswith(ind)
+             and not lines[first[k]][len(ind):len(ind) + 1].isspace()}
+    keep = {k for k, c in counts.items()
+            if (c >= 2 and k not in written) or (k in written and k not in bad and (c >= 2 or k in fresh))}
     if not keep:
         return [], lines
 
     def sub(m):
         k = _read(m)
         return f"_lv_{k}" if k in keep else m.group(0)
-    pre = [f"{ind}_lv_{x} = L.get({x!r})" for x in sorted(keep)]
-    return pre, [_HOISTED.sub(sub, ln) if "L.get(" in ln else ln for ln in lines]
+    out = []
+    for ln in lines:
+        if "L.get(" in ln:
+            ln = _HOISTED.sub(sub, ln)
+        body = ln.lstrip()
+        own = _L_SET.match(body) if body.startswith("L[") else None
+        if own is not None and own.group(1) in keep:
+            j = len(ln) - len(body) + own.end()
+            ln = f"{ln[:j]}_lv_{own.group(1)} = {ln[j:]}"
+        out.append(ln)
+    pre = [f"{ind}_lv_{x} = L.get({x!r})" for x in sorted(keep - fresh)]
+    return pre, out
 
 
 def define(g, body: str, name: str = "_f", params: str = "st, fr"):

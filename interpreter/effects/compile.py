@@ -46,6 +46,7 @@ class Compiler(NamesMixin, ExpressionsMixin, CoercionMixin, StatementsMixin, Fus
         self.namer = Namer()
         # procedures that never ask a player: called directly (known once the program compiled)
         self.sync_procs: set[str] = set(getattr(program, "sync_procs", ()))
+        self.may_end = getattr(program, "may_end", None)  # None: any procedure may end the game
         self.late: list = []  # (globals, name, code id): direct calls, bound once all is compiled
 
     def mat(self, fn):

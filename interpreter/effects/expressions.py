@@ -9,6 +9,8 @@ comparisons are compiled by builtins.py.
 
 from __future__ import annotations
 
+import re
+
 from . import ast as A
 from . import references as R
 from .ast import names_in
@@ -141,7 +143,14 @@ class ExpressionsMixin:
                 # cards(z) copies the zone in case the body moves cards; a body that calls
                 # nothing with the state cannot, so the zone is iterated directly
                 gi = ("st.zones[" + gi[0][len("list(st.zones["):-1], gi[1], gi[2])
-            if gc is None:
+            x = _EQ_PLAYER.fullmatch(gc[0]) if gc is not None and gi[0] == "range(st.n)" else None
+            if x is not None and ge[0] == v and x.group(1) == v and x.group(2) != v:
+                # `[p for p in players if p == x]`: x itself when it is a seat (x, a read of a
+                # local or a variable, is read again); otherwise the comprehension as before
+                y = x.group(2)
+                g = combine(f"([{y}] if {y}.__class__ is int and 0 <= {y} < st.n else "
+                            f"[{v} for {v} in range(st.n) if {v} == {y}])", gc)
+            elif gc is None:
                 g = combine(f"[{{0}} for {v} in {{1}}]", ge, gi)
             else:
                 g = combine(f"[{{0}} for {v} in {{1}} if {{2}}]", ge, gi, gc)
@@ -217,6 +226,7 @@ class ExpressionsMixin:
 
 
 _MISSING = object()
+_EQ_PLAYER = re.compile(r"\((v_\w+) == (L\.get\('\w+'\)|[A-Za-z_]\w*)\)")  # v == a local or a variable
 
 
 def _index(xs, i):

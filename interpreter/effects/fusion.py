@@ -15,6 +15,7 @@ from ..runtime.vm import MAX_LOOP
 from . import ast as A
 from .ast import walk_nodes
 from .codegen import _compile, hoist
+from .procedures import ENDS
 from .scope import CheckError
 from .types import elem, is_list, join, show
 
@@ -198,13 +199,21 @@ class FusionMixin:
             head = ["def _b(st, fr):", "    L = fr[2]"]
         else:
             args = [f"a{i}" for i in range(len(params))]
-            head = [f"def _d(st, cl{''.join(', ' + a for a in args)}):",
-                    "    L = {" + ", ".join(f"{n!r}: {a}" for n, a in zip(params, args)) + "}"]
-            for k in ("me", "this", "here"):
-                if k not in params:
-                    head.append(f"    if {k!r} in cl:")
-                    head.append(f"        L[{k!r}] = cl[{k!r}]")
-            if any(_USES_FR.search(t) for _, t, _, _ in out.lines if t):
+            head = [f"def _d(st, cl{''.join(', ' + a for a in args)}):"]
+            uses_fr = any(_USES_FR.search(t) for _, t, _, _ in out.lines if t)
+            read = None if uses_fr else _keys_read([t for _, t, _, _ in out.lines if t])
+            if read is not None and all(k in params for k in read[0]) and not read[1]:
+                # it only reads its parameters: they are its arguments, no locals are made
+                sub = dict(zip(params, args))
+                out.lines = [(i, _L_GET.sub(lambda m: sub[m.group(1)], t) if t else t, c, r)
+                             for i, t, c, r in out.lines]
+            else:
+                head.append("    L = {" + ", ".join(f"{n!r}: {a}" for n, a in zip(params, args)) + "}")
+                for k in ("me", "this", "here"):  # the caller's, when the body may read them
+                    if k not in params and (read is None or k in read[0] or k in read[1]):
+                        head.append(f"    if {k!r} in cl:")
+                        head.append(f"        L[{k!r}] = cl[{k!r}]")
+            if uses_fr:
                 head.append(f"    fr = [{code_id!r}, 0, L, None]")
         lines, locs = [], []
         for ind, text, loc, ret in out.lines:
@@ -234,7 +243,6 @@ class FusionMixin:
         return ns["_b" if mode == "vm" else "_d"]
 
 
-_ENDS = frozenset({"end", "check_end", "end_turn", "draw"})
 
 
 class _Gen:
@@ -260,7 +268,7 @@ class _Gen:
 
     def check_end(self, ind, expr, src, node) -> None:
         """After a statement that may end the game or the turn, stop as the VM would."""
-        if _calls_any(expr, _ENDS):
+        if _calls_any(expr, ENDS):
             self.add(ind, "if st.over or not st.stack:", src, node)
             self.add(ind + 1, "return", src, node)
 
@@ -270,3 +278,21 @@ def _calls_any(node, names) -> bool:
 
 
 _USES_FR = re.compile(r"\bfr\b")
+_L_NAME = re.compile(r"\bL\b")
+_L_GET = re.compile(r"(?<![\w.])L\.get\('(\w+)'\)")
+_L_OTHER = re.compile(r"(?<![\w.])L\['(\w+)'\]|'(\w+)' in L\b")
+
+
+def _keys_read(texts):
+    """The locals a direct procedure's body touches, when it names its locals only as
+    `L.get('x')` (first set), `L['x']` or `'x' in L` (second set); None when it names them
+    any other way (passes L on, to a procedure that reads the caller's `me`)."""
+    got, other, named = set(), set(), 0
+    for t in texts:
+        named += len(_L_NAME.findall(t))
+        for m in _L_GET.finditer(t):
+            got.add(m.group(1))
+        for m in _L_OTHER.finditer(t):
+            other.add(m.group(1) or m.group(2))
+        named -= len(_L_GET.findall(t)) + len(_L_OTHER.findall(t))
+    return None if named else (got, other)

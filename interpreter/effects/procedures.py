@@ -14,6 +14,10 @@ from .parse import EffectSyntaxError, parse
 from .scope import CheckError
 from .types import accepts, show
 
+# the built-ins that may end the game (`end`, `check_end`, `draw` through a zone's on_empty
+# routine) or the turn (`end_turn`): after a call that may reach one, generated code stops
+ENDS = frozenset({"end", "check_end", "end_turn", "draw"})
+
 
 class ProceduresMixin:
     """Compiling calls of ruleset procedures (a part of Compiler)."""
@@ -24,6 +28,7 @@ class ProceduresMixin:
         direct Python calls inside generated code, not as VM frames."""
         calls: dict[str, set] = {}
         blocking: set[str] = set()
+        ends: set[str] = set()  # procedures that call a built-in that may end the game or turn
         for name, text in bodies.items():
             try:
                 tree = parse(text, "block") if isinstance(text, str) else None
@@ -38,6 +43,8 @@ class ProceduresMixin:
                     if n.func in bodies:
                         found.add(n.func)
                     else:
+                        if n.func in ENDS:
+                            ends.add(name)
                         b = self.B.TABLE.get(n.func)
                         if b is not None and b.blocking:
                             blocking.add(name)
@@ -62,6 +69,7 @@ class ProceduresMixin:
                     blocking.add(name)
                     changed = True
         self.sync_procs = set(bodies) - blocking
+        self.may_end = {name for name in bodies if name in ends or any(reaches(name, e) for e in ends)}
 
     def link(self) -> None:
         """Bind direct procedure calls to the functions compiled for them."""
@@ -83,8 +91,9 @@ class ProceduresMixin:
             out.late[name] = code_id
         text = f"{name}(st, L" + "".join(", " + out.use(self.g(f)) for f in fns) + ")"
         out.add(ind, (f"L[{var!r}] = " if var else "") + text, src, call)
-        out.add(ind, "if st.over or not st.stack:", src, call)
-        out.add(ind + 1, "return", src, call)
+        if self.may_end is None or call.func in self.may_end:  # else it cannot end game or turn
+            out.add(ind, "if st.over or not st.stack:", src, call)
+            out.add(ind + 1, "return", src, call)
         return self.p.proc_ret.get(call.func, "any")
 
     def gen_push(self, call, var, src, scope, out, ind) -> str:

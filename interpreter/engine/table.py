@@ -26,6 +26,21 @@ _ID = {  # the id of a value of each type, as generated code (value_id inline)
 _LOCAL = re.compile(r"L\.get\('(\w+)'\)")  # a local read in generated code
 
 
+_FRAME = re.compile(r"(?<![\w.'])(?:L|fr)\b")  # generated code naming the frame or its locals
+
+
+def _drop_unread_binds(lines: list, first: int, names: list) -> None:
+    """Lines first.. are one action's options: when none of them but its own binding lines
+    (`L['c'] = _v0`, `L.pop('c', None)`) names the frame or its locals (a test not written
+    inline, a procedure given the caller's locals), the arguments live only in Python
+    variables and those lines go: nothing else reads them."""
+    own = {f"L[{n!r}] = _v{i}" for i, n in enumerate(names)} | {f"L.pop({n!r}, None)" for n in names}
+    rest = [ln for ln in lines[first:] if ln.strip() not in own]
+    if len(rest) == len(lines) - first or any(_FRAME.search(ln) for ln in rest):
+        return
+    lines[first:] = rest
+
+
 def _option(st, aid: str, args: tuple, types) -> Option:
     """The option of action aid with args: id `action:arg,arg`."""
     oid = aid + ":" + ",".join([value_id(st, v, t) for v, t in zip(args, types)])
@@ -139,6 +154,7 @@ class Table:
 
         for aid in self.groups.get(g, ()):
             a = self.actions[aid]
+            first = len(lines)
             tests = []
             if a.once:
                 tests.append(f"{a.kind!r} not in kinds")
@@ -175,10 +191,11 @@ class Table:
                     prev = repr(aid + ":") if i == 0 else f"_p{i - 1} + ','"
                     lines.append(ind + f"_p{i} = {prev} + " + _ID.get(t, "_vid(st, {v}, %r)" % t).format(v=v))
             args = "(" + ", ".join(f"_v{i}" for i in range(nargs)) + ",)"
-            if cache is not None:
-                lines += [ind + f"o = {cache}.get({args})",
+            if cache is not None:  # keyed by the value itself when there is one argument
+                key = "_v0" if nargs == 1 else args
+                lines += [ind + f"o = {cache}.get({key})",
                           ind + "if o is None:",
-                          ind + f"    o = {cache}[{args}] = _mk(st, {aid!r}, {args}, {types})",
+                          ind + f"    o = {cache}[{key}] = _mk(st, {aid!r}, {args}, {types})",
                           ind + "out.append(o)"]
             else:  # the id written inline, by type
                 lines.append(ind + f"_a = {args}")
@@ -187,6 +204,7 @@ class Table:
             for pind, name in reversed(pops):
                 lines.append(pind + f"L.pop({name!r}, None)")
                 bound.pop(name, None)
+            _drop_unread_binds(lines, first, [name for _, name in pops])
         lines.append("    return out")
         held, body = hoist(lines[4:])
         ns = env

@@ -116,7 +116,7 @@ class Program(LayoutMixin, ActionsMixin, OutcomesMixin):
                 self.modifier_fns.setdefault(target, []).append((when, add))
         self._compile_side_of(comp)
         comp.find_sync_procs({name: item.value for name, item in rs.procedures.items()})
-        self.sync_procs = comp.sync_procs
+        self.sync_procs, self.may_end = comp.sync_procs, comp.may_end
         for name, item in rs.procedures.items():
             params = self.proc_sigs[name]
             scope = Scope({**P, **dict(zip(params, self.proc_types[name]))}, "procedure")
