@@ -235,6 +235,7 @@ def play_watched(game, n: int, seed: int, weights: dict | None) -> dict:
         decisions += 1
     res = st.result or {}
     return {"seed": seed, "sides": list(res.get("sides", [])), "reason": res.get("reason", ""),
+            "winners": list(res.get("winners", [])), "decisions": decisions, "turns": st.turn,
             "stats": end_stats(game, st)[0], "sabotage": sabotage}
 
 
