@@ -124,3 +124,41 @@ def test_the_hander_keeps_a_shared_card_that_pairs_with_his_own(first_game):
         if checked >= 3:
             break
     assert checked
+
+
+QUEST_CARDS = ("fight_black_knight", "fight_dragon", "fight_war", "play_grail", "excalibur_discard")
+
+
+def test_the_traitor_strikes_once_few_swords_are_left_even_while_suspected():
+    # traitor_strike_left: once this few Swords are left to lay, the Traitor plays the Knights'
+    # quest cards as he does unsuspected (never the card that wins a quest), however much the
+    # table suspects him; at 12 that is every decision, the same scores as a Traitor who never
+    # plays like a Loyal Knight (traitor_hide above any belief). Shipped (-1) he still plays
+    # like a Loyal Knight while suspected, so at some decision the scores differ.
+    from interpreter.bots.beliefs import beliefs_for
+    from interpreter.engine.rng import Rng, seed_state
+    game = load(CAMELOT)
+    pol = game.program.policy
+    strike, never_hide = {"evil": {"traitor_strike_left": 12}}, {"evil": {"traitor_hide": 101}}
+    checked = differ = 0
+    rng = Rng(seed_state(1))
+    for seed in range(40):
+        st = game.new_game(seed=seed, players=5, record=False)
+        bots = [make_bot("policy", seed * 1000 + p, game) for p in range(5)]
+        table = beliefs_for(game, st)
+        while not st.over:
+            seat = Seat(st, table)
+            p = st.current_player()
+            oid = bots[p].choose(seat)  # first: scoring below may draw the world the bot reads
+            if (game.table(5).side_of(st, p) == "evil" and st.pending["k"] == "act"
+                    and any(o.value and o.value[0] in QUEST_CARDS for o in seat.options)):
+                a = seat.evaluate(pol, rng, strike)
+                assert a == seat.evaluate(pol, rng, never_hide)
+                differ += a != seat.evaluate(pol, rng)
+                checked += 1
+            table.before(st, oid)
+            st.apply_in_place(oid)
+            table.after(st)
+        if differ >= 2:
+            break
+    assert checked and differ
