@@ -12,11 +12,6 @@ Parts (each prints its numbers and appends them as one JSON line to --out):
             accusation hits a Loyal Knight; with --base-ruleset DIR, the same seeds played by
             that copy of the ruleset too (another policy), paired (McNemar)
   compare   `first_game` against `first_game` + each house rule, paired (McNemar)
-  strike    the base game with the policy's weights as shipped against the same seeds with
-            --evil / --loyal weight overrides (JSON), paired (McNemar) on the games where the
-            Traitor is dealt; also counts the Traitor's sabotage moves: his choices that differ
-            from what he would choose playing every quest card like a Loyal Knight
-            (traitor_hide 0, no strike), in one process (--jobs is not used)
   speed     CPU time of whole 5-player policy games (median; and the base game with every seat's
             beliefs, mean), and MCTS decisions per CPU second
 
@@ -202,78 +197,6 @@ def part_compare(a) -> dict:
     return out
 
 
-LOYAL_LOOKING = {"traitor_hide": 0, "traitor_strike_left": -1, "traitor_strike_engines": 99}
-
-
-def play_watched(game, n: int, seed: int, weights: dict | None) -> dict:
-    """One base game of policy bots (every seat's beliefs kept, as run_batch plays it), with
-    the count of the Traitor's sabotage moves: decisions where his choice differs from the
-    argmax of the same policy with LOYAL_LOOKING weights (scored after his choice, on the
-    same world, so the game is the one run_batch would play)."""
-    from interpreter.bots import Seat, make_bot
-    from interpreter.bots.beliefs import beliefs_for
-    from interpreter.engine.rng import Rng, seed_state
-    from interpreter.sim.runner import end_stats
-    st = game.new_game(seed=seed, players=n, record=False)
-    opts = {"weights": weights} if weights else {}
-    bots = [make_bot("policy", seed * 1000 + p, game, **opts) for p in range(n)]
-    policy = bots[0].policy
-    shadow = {"evil": {**((weights or {}).get("evil") or {}), **LOYAL_LOOKING}}
-    table = beliefs_for(game, st)
-    spare = Rng(seed_state(seed))
-    sabotage = decisions = 0
-    while not st.over and decisions < 20000:
-        seat = Seat(st, table)
-        p = st.current_player()
-        oid = bots[p].choose(seat)
-        if len(seat.options) > 1 and game.table(n).side_of(st, p) == "evil":
-            sc = seat.evaluate(policy, spare, shadow)
-            sabotage += seat.options[sc.index(max(sc))].id != oid
-        table.before(st, oid)
-        st.apply_in_place(oid)
-        table.after(st)
-        decisions += 1
-    res = st.result or {}
-    return {"seed": seed, "sides": list(res.get("sides", [])), "reason": res.get("reason", ""),
-            "winners": list(res.get("winners", [])), "decisions": decisions, "turns": st.turn,
-            "stats": end_stats(game, st)[0], "sabotage": sabotage}
-
-
-def part_strike(a) -> dict:
-    from interpreter.game import load
-    game = load(CAMELOT, [])
-    over = {k: json.loads(v) for k, v in (("evil", a.evil), ("loyal", a.loyal)) if v}
-    out = {}
-    for n in a.players:
-        t0 = cpu()
-        base = [play_watched(game, n, a.seed + i, None) for i in range(a.games)]
-        t1 = cpu()
-        new = [play_watched(game, n, a.seed + i, over) for i in range(a.games)]
-        t2 = cpu()
-        c = {"overrides": over, "cpu_s": [round(t1 - t0, 1), round(t2 - t1, 1)]}
-        for label, res in (("shipped", base), ("overrides", new)):
-            with_t = [r for r in res if r["stats"].get("traitor_present")]
-            c[label] = {"all": loyal(res), "traitor_games": loyal(with_t),
-                        "unmasked": sum(1 for r in with_t if r["stats"].get("traitor_unmasked")),
-                        "games_with_false_accusation": sum(1 for r in res if r["stats"].get("false_accusations")),
-                        "sabotage_per_traitor_game": sum(r["sabotage"] for r in with_t) / max(1, len(with_t))}
-        seeds = {r["seed"] for r in base if r["stats"].get("traitor_present")}
-        c["paired_traitor_games"] = paired([r for r in base if r["seed"] in seeds],
-                                           [r for r in new if r["seed"] in seeds])
-        c["paired_all"] = paired(base, new)
-        for label in ("shipped", "overrides"):
-            d = c[label]
-            print(f"{n}p {label}: {show('Loyal win, Traitor dealt', d['traitor_games'])}; "
-                  f"{show('all', d['all'])}; unmasked {d['unmasked']}; false accusation in "
-                  f"{d['games_with_false_accusation']} games; Traitor sabotage moves a game "
-                  f"{d['sabotage_per_traitor_game']:.2f}", flush=True)
-        print(show_paired(f"  {n}p shipped -> {over}, Traitor dealt", c["paired_traitor_games"]), flush=True)
-        print(show_paired(f"  {n}p shipped -> {over}, all games", c["paired_all"]),
-              f"({c['cpu_s'][0]:.0f} + {c['cpu_s'][1]:.0f} CPU s)", flush=True)
-        out[str(n)] = c
-    return out
-
-
 def part_speed(a) -> dict:
     from interpreter.bots import Seat, make_bot
     from interpreter.game import load
@@ -319,8 +242,7 @@ def part_speed(a) -> dict:
 
 
 PARTS = {"policy": part_policy, "search": part_search, "rollout": part_rollout, "traitor": part_traitor,
-         "compare": part_compare, "speed": part_speed,
-         "strike": part_strike}
+         "compare": part_compare, "speed": part_speed}
 
 
 def main() -> None:
@@ -341,8 +263,6 @@ def main() -> None:
     ap.add_argument("--variants", default=",".join(HOUSE_RULES))
     ap.add_argument("--base-ruleset", help="traitor: also play this copy of the ruleset (e.g. main's policy) "
                     "on the same seeds, paired")
-    ap.add_argument("--evil", help="strike: weights of the Traitor's policy to try (JSON)")
-    ap.add_argument("--loyal", help="strike: weights of the Loyal Knights' policy to try (JSON)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "camelot-bots.jsonl"))
     a = ap.parse_args()
     a.players = [int(x) for x in a.players.split(",")]
