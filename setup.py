@@ -12,10 +12,12 @@ a copy under interpreter/_data/, which interpreter/files.py:shipped_data looks i
 Everything else is in pyproject.toml.
 """
 
+import functools
 import importlib.util
 import json
 import os
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -25,6 +27,7 @@ DATA = ("schemas", "rulesets")
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+@functools.cache
 def _native():
     """interpreter/runtime/native.py, loaded on its own (the package's dependencies may not be
     installed while it builds)."""
@@ -88,7 +91,7 @@ class BuildCompiled(build_ext):
         for ext in self.extensions:
             if ext.name in self.failed:
                 continue
-            built[ext.name] = native.digest(native.source_file(ext.name, native.Path(HERE, "interpreter")))
+            built[ext.name] = native.digest(native.source_file(ext.name, Path(HERE, "interpreter")))
         text = json.dumps(built, indent=1, sort_keys=True) + "\n"
         targets = [os.path.join(self.build_lib, "interpreter")]
         if self.inplace or getattr(self, "editable_mode", False):
@@ -109,7 +112,8 @@ class BuildCompiled(build_ext):
 def _extensions():
     if os.environ.get("GRIMOIRE_BUILD_PURE", "") not in ("", "0"):
         return []
-    return [Extension(m, [os.path.join(*m.split(".")) + ".py"]) for m in _native().COMPILED]
+    native = _native()
+    return [Extension(m, [str(native.source_file(m, Path("interpreter")))]) for m in native.COMPILED]
 
 
 setup(cmdclass={"build_py": BuildPyWithData, "build_ext": BuildCompiled}, ext_modules=_extensions())

@@ -7,7 +7,7 @@ fresh processes, taking turns (compiled, pure, compiled, ...), so a shared machi
 falls on both alike. Every figure is CPU time (process_time) inside the child:
 
 * random playouts, Camelot 5p and Castle 6p: decisions per CPU second (benchmarks/bench_engine.py's loop);
-* clone of a mid-game Camelot 5p state: clones per CPU second;
+* clone of a mid-game Camelot 5p state: clones per CPU second (bench_peers.py's loop);
 * a Camelot 5p base game with policy bots (beliefs on): CPU ms a game, seeds 0..G-1;
 * a Camelot 3p first_game with rollout bots: CPU s a game, seeds 0..R-1 (the bot issue 30 asks
   to be cheap).
@@ -32,6 +32,7 @@ CHILD = r"""
 import json, sys, time
 sys.path.insert(0, {bench!r})
 from bench_engine import playouts, midgame
+from bench_peers import clone_rate
 from interpreter.game import RULESETS, load
 from interpreter.runtime import native
 seconds, games, rgames = {seconds!r}, {games!r}, {rgames!r}
@@ -40,13 +41,7 @@ playouts(camelot, 5, 0.2, 0)  # warm: lazy compilation of the ruleset's code
 out = {{"status": sorted(set(native.status().values()))}}
 out["Camelot 5p random decisions/s"] = playouts(camelot, 5, seconds, 1000)["decisions_per_s"]
 out["Castle 6p random decisions/s"] = playouts(castle, 6, seconds, 1000)["decisions_per_s"]
-st = midgame(camelot, 5)
-k, t0 = 0, time.process_time()
-while time.process_time() - t0 < seconds / 2:
-    for _ in range(200):
-        st.clone()
-    k += 200
-out["Camelot 5p clone/s"] = k / (time.process_time() - t0)
+out["Camelot 5p clone/s"] = clone_rate(midgame(camelot, 5), seconds / 2)
 
 from interpreter.sim import SimSpec, runner
 def per_game(variants, n, bot, k):

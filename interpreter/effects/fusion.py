@@ -243,8 +243,6 @@ class FusionMixin:
         return ns["_b" if mode == "vm" else "_d"]
 
 
-
-
 class _Gen:
     """The lines of one generated function, the constants they name, and where each line's
     statement was written."""
@@ -292,7 +290,8 @@ def _keys_read(texts):
         named += len(_L_NAME.findall(t))
         for m in _L_GET.finditer(t):
             got.add(m.group(1))
+            named -= 1
         for m in _L_OTHER.finditer(t):
             other.add(m.group(1) or m.group(2))
-        named -= len(_L_GET.findall(t)) + len(_L_OTHER.findall(t))
+            named -= 1
     return None if named else (got, other)
