@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from clikit import one_line_error
 
 from interpreter.cli import main
 from interpreter.game import RULESETS
@@ -33,14 +34,6 @@ def closed_port() -> int:
 
 def simulate(tmp_path, *extra) -> list[str]:
     return ["simulate", HIGH_TIDE, "--games", "4", "--out", str(tmp_path / "out"), "--quiet", *extra]
-
-
-def one_line_error(capsys) -> str:
-    err = capsys.readouterr().err.strip()
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), err
-    return lines[0]
 
 
 @pytest.mark.parametrize("extra, says", [

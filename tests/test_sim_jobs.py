@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from clikit import one_line_error
 
 from interpreter.cli import main
 from interpreter.game import RULESETS
@@ -25,14 +26,6 @@ from interpreter.sim.backends import Session, default_jobs
 
 HIGH_TIDE = str(RULESETS / "high_tide")
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def one_line_error(capsys) -> str:
-    err = capsys.readouterr().err.strip()
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), err
-    return lines[0]
 
 
 @pytest.mark.parametrize("extra, says", [
