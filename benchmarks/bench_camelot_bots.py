@@ -10,7 +10,9 @@ Parts (each prints its numbers and appends them as one JSON line to --out):
   traitor   the base game (Traitor dealt as the rules say, playing its policy) against
             `first_game` on the same seeds; how often the Traitor is unmasked, how often an
             accusation hits a Loyal Knight; with --base-ruleset DIR, the same seeds played by
-            that copy of the ruleset too (another policy), paired (McNemar)
+            that copy of the ruleset too (another policy), paired (McNemar); --records DIR
+            keeps every game, --against-records DIR pairs with the games another checkout
+            (another engine too) wrote there
   compare   `first_game` against `first_game` + each house rule, paired (McNemar)
   speed     CPU time of whole 5-player policy games (median; and the base game with every seat's
             beliefs, mean), and MCTS decisions per CPU second
@@ -181,8 +183,42 @@ def part_traitor(a) -> dict:
                               c["against_base_ruleset"]["traitor_games"]),
                   f"; base unmasked in {c['against_base_ruleset']['base_unmasked']}, false accusation in "
                   f"{c['against_base_ruleset']['base_games_with_false_accusation']} games", flush=True)
+        if a.records:  # every game, to pair a later run of another checkout with (--against-records)
+            save_records(Path(a.records), n, open_, base)
+        if a.against_records:  # an earlier run (e.g. main's checkout, same seeds): paired
+            old_open, old = load_records(Path(a.against_records), n)
+            old_t = [r for r in old if r["stats"].get("traitor_present")]
+            c["against_records"] = {
+                "first_game": paired(old_open, open_), "base_game": paired(old, base),
+                "traitor_games": paired(old_t, with_t),
+                "base_unmasked": sum(1 for r in old_t if r["stats"].get("traitor_unmasked")),
+                "base_games_with_false_accusation": sum(1 for r in old if r["stats"].get("false_accusations"))}
+            for k in ("first_game", "base_game", "traitor_games"):
+                print(show_paired(f"  --against-records -> this run, {k} {n} players", c["against_records"][k]),
+                      flush=True)
+            print(f"  --against-records: unmasked in {c['against_records']['base_unmasked']} of {len(old_t)}, "
+                  f"false accusation in {c['against_records']['base_games_with_false_accusation']} of {len(old)} games",
+                  flush=True)
         out[str(n)] = c
     return out
+
+
+RECORD_KEYS = ("seed", "index", "winners", "sides", "reason", "decisions", "turns", "player_sides", "stats")
+
+
+def save_records(folder: Path, n: int, open_, base) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, res in (("first_game", open_), ("base", base)):
+        with open(folder / f"{name}.{n}.jsonl", "w") as f:
+            for r in res:
+                f.write(json.dumps({k: r.get(k) for k in RECORD_KEYS}) + "\n")
+
+
+def load_records(folder: Path, n: int) -> tuple[list, list]:
+    def read(name):
+        with open(folder / f"{name}.{n}.jsonl") as f:
+            return [json.loads(line) for line in f if line.strip()]
+    return read("first_game"), read("base")
 
 
 def part_compare(a) -> dict:
@@ -263,6 +299,9 @@ def main() -> None:
     ap.add_argument("--variants", default=",".join(HOUSE_RULES))
     ap.add_argument("--base-ruleset", help="traitor: also play this copy of the ruleset (e.g. main's policy) "
                     "on the same seeds, paired")
+    ap.add_argument("--records", help="traitor: write every game of this run to DIR (first_game.N.jsonl, base.N.jsonl)")
+    ap.add_argument("--against-records", help="traitor: pair this run with the games an earlier run wrote with "
+                    "--records DIR (e.g. another checkout's engine and policy, same seeds)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "camelot-bots.jsonl"))
     a = ap.parse_args()
     a.players = [int(x) for x in a.players.split(",")]

@@ -190,3 +190,30 @@ def test_castle_beliefs_averaged_over_public_worlds_are_honest_and_mostly_right(
             st.apply_in_place(oid)
             tab.after(st)
     assert sure >= 30 and right >= 0.8 * sure, (right, sure)
+
+
+def test_a_term_that_never_changes_a_score_does_not_change_the_evidence_or_the_play(tmp_path):
+    """The evidence must not depend on which names an expression mentions, only on the scores:
+    a travel term that reads the role zone and always adds 0 (the shape of a weight left at
+    its neutral default) gives the same log-likelihoods and the same games. (It once did not:
+    whether a decision was scored was judged by the names its real options' expressions
+    mention, though the scores are taken on a public world whose options differ, and every
+    scored decision drew from one generator, so one more scored decision moved every later
+    world.)"""
+    import shutil
+    src = RULESETS / "shadows_over_camelot"
+    dst = tmp_path / "shadows_over_camelot"
+    shutil.copytree(src, dst)
+    pol = dst / "policy.yaml"
+    text = pol.read_text(encoding="utf-8")
+    neutral = ("(0 if any([x == traitor_card for x in cards(loyalty(me)) if knows(me, x)]) else 0) + "
+               "(45 if l ==\n      round_table")
+    assert text.count("(45 if l ==\n      round_table") == 2
+    pol.write_text(text.replace("(45 if l ==\n      round_table", neutral, 1), encoding="utf-8")
+    g, h = camelot(), load(dst)
+    assert "loyalty" in h.program.policy.base.act["travel"].reads
+    assert "loyalty" not in g.program.policy.base.act["travel"].reads
+    for seed in (1, 47):
+        (a, ta), (b, tb) = play(g, 5, seed), play(h, 5, seed)
+        assert ta.ll == tb.ll and ta.observed == tb.observed, seed
+        assert a.history == b.history and a.result == b.result, seed

@@ -64,12 +64,10 @@ class Beliefs:
         self.samples = max(4, int(samples))
         self.worlds = max(1, int(worlds))
         self.ll = [[0.0] * len(self.sides) for _ in range(st.n)]
-        self.rng = Rng(seed_state(0xB0E1))  # public: the same in every world of the game
         self.observed = 0
+        self.decisions = 0  # decisions taken since the tracker began (public: everyone counts them)
         self._pending = None
         self._priors: dict = {}
-        # a decision whose scores mention none of these cannot tell the sides apart
-        self.telling = frozenset({role, "side", "belief", "public_belief", *getattr(game.ruleset, "procedures", {})})
 
     # ---- evidence -------------------------------------------------------------------------
 
@@ -83,26 +81,32 @@ class Beliefs:
         if all(st.seen[c] & SPECTATOR for c in st.zones[self.zones[q]]):
             return  # q's role cards are face up: everyone knows his side already
         chosen = next((o for o in opts if o.id == oid), None)
-        if chosen is None or not self.policy.reads_any(st, self.telling) or not self.policy.view_safe(st):
+        if chosen is None or not self.policy.view_safe(st):
             return  # an expression that reads beyond q's view: not scored from public data
+        # every decision is scored: which names its expressions mention says nothing, since
+        # the scores are taken on a public world whose options (q's hand re-dealt) are not
+        # the real ones; a choice as likely on every side is no evidence (see after)
         keep = _cards_of(st, chosen)
         side_of = st.g.side_fn
+        # the public worlds of this decision come from a generator of its own, seeded by its
+        # number (public): whether an earlier decision was scored, or how many worlds it drew,
+        # cannot change the worlds, hence the evidence, of this one
+        rng = Rng(seed_state(0xB0E1 + (self.decisions << 20)))
         # the likelihood is averaged over `worlds` public worlds: what q holds is unknown, so
         # one world would count the scores of one guessed hand as evidence
         sums = [0.0] * len(self.sides)
         seen = [0] * len(self.sides)
         for _ in range(self.worlds):
-            world = public_world(st, q, self.rng, keep)
+            world = public_world(st, q, rng, keep)
             for i, s in enumerate(self.sides):
                 if not set_side_card(world, q, self.zones[q], s, side_of):
                     continue
                 world._opts = None
                 wopts = world.options()
                 ids = [o.id for o in wopts]
-                if oid not in ids:
+                if oid not in ids or not self.policy.view_safe(world):
                     continue
-                sc = self.policy.scores(world, q, wopts)
-                sums[i] += self._prob(sc, ids.index(oid))
+                sums[i] += self._prob(self.policy.scores(world, q, wopts), ids.index(oid))
                 seen[i] += 1
         probs = [sums[i] / seen[i] if seen[i] else None for i in range(len(self.sides))]
         if all(p is None for p in probs):
@@ -112,6 +116,7 @@ class Beliefs:
     def after(self, st) -> None:
         """Count the scored choice once it is taken, if everyone may see what it was."""
         pend, self._pending = self._pending, None
+        self.decisions += 1
         if pend is None:
             return
         q, probs, keep = pend
