@@ -1,9 +1,9 @@
 """A game state: plain data, cheap to clone, serializable at any decision point.
 
 Pipeline position: engine. Everything that can change lives here as flat lists and ints:
-zones (lists of card instances), `where` (card -> zone), `seen` (card -> bitmask of players
-who may see its identity; a machine-integer array, which a clone copies without touching
-every element), counters, player locations, the VM stack of suspended effects,
+zones (lists of card instances), `where` (card -> zone) and `seen` (card -> bitmask of players
+who may see its identity; both machine-integer arrays, which a clone copies as one block
+without touching every element), counters, player locations, the VM stack of suspended effects,
 the pending decision, the RNG state, the log and the decisions taken so far. The static
 part (the compiled Program laid out for n players) is shared, never copied.
 
@@ -49,7 +49,7 @@ class State:
                 where[c] = z
             st.zones, st.where = zones, where
             seen = array("q", [entry_mask(st, where[c]) for c in range(len(where))])
-            start = table.start_state = (zones, where, seen)
+            start = table.start_state = (zones, array("I", where), seen)
         st.zones = [z[:] for z in start[0]]
         st._zown = -1  # every zone list is this state's own (see clone)
         st.where = start[1][:]
@@ -88,7 +88,7 @@ class State:
         s.seen = self.seen[:]
         s.ctr = self.ctr[:]
         s.at = self.at[:]
-        s.stack = [[f[0], f[1], f[2].copy(), f[3]] for f in self.stack]
+        s.stack = [[c, pc, loc.copy(), h] for c, pc, loc, h in self.stack]
         s.pending = self.pending
         s.rng = self.rng.copy()
         s.seed = self.seed
