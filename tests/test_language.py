@@ -201,3 +201,19 @@ def test_place_takes_from_unowned_zones_first():
             "place(hand(players[1]), [shell_3])", st)
     assert evaluate("has(hand(players[0]), shell_3)", st)
     assert evaluate("count([c for c in cards(hand(players[1])) if c == shell_3]) >= 1", st)
+
+
+def test_a_comprehension_over_a_zone_reads_card_properties_without_a_none_test():
+    """A zone's cards are never none: the generated comprehension reads `c.value` at once. A
+    list that may hold none (the top of an empty zone) keeps the test, and none stays none."""
+    from interpreter.effects import codegen
+    st = state()
+    before = set(codegen.SOURCES)
+    execute("score(me) = sum([c.value for c in cards(hand(me))])\n"
+            "washed = len([c for c in [top(discard)] if c.value == none])", st)
+    text = "\n".join(codegen.SOURCES[k] for k in set(codegen.SOURCES) - before)
+    zone_line = next(ln for ln in text.splitlines() if "sum([" in ln)
+    none_line = next(ln for ln in text.splitlines() if "len([" in ln)
+    assert "is None" not in zone_line and "v_c is None" in none_line
+    assert evaluate("score(me)", st) == evaluate("sum([c.value for c in cards(hand(me))])", st) > 0
+    assert evaluate("washed", st) == 1  # the discard is empty: its top is none, its value none

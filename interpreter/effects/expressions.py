@@ -143,6 +143,13 @@ class ExpressionsMixin:
                 # cards(z) copies the zone in case the body moves cards; a body that calls
                 # nothing with the state cannot, so the zone is iterated directly
                 gi = ("st.zones[" + gi[0][len("list(st.zones["):-1], gi[1], gi[2])
+            if _never_none_elements(gi[0]) and f"for {v} in" not in ge[0] + (gc[0] if gc else ""):
+                # the elements of a zone, a range or a list of numbers are never none: a read
+                # of the variable's property needs no none test (none stays none elsewhere)
+                head = f"(None if {v} is None else "
+                ge = (ge[0].replace(head, "("), ge[1], ge[2])
+                if gc is not None:
+                    gc = (gc[0].replace(head, "("), gc[1], gc[2])
             x = _EQ_PLAYER.fullmatch(gc[0]) if gc is not None and gi[0] == "range(st.n)" else None
             if x is not None and ge[0] == v and x.group(1) == v and x.group(2) != v:
                 # `[p for p in players if p == x]`: x itself when it is a seat (x, a read of a
@@ -226,6 +233,27 @@ class ExpressionsMixin:
 
 
 _MISSING = object()
+_NUMBERS = re.compile(r"\[-?\d+(, -?\d+)*\]")
+
+
+def _never_none_elements(src: str) -> bool:
+    """Is src a domain whose elements are never none: a zone's cards (`st.zones[i]`, or its
+    copy `list(st.zones[i])`), the seats, a list of whole numbers?"""
+    if src == "range(st.n)" or _NUMBERS.fullmatch(src):
+        return True
+    inner = src[5:-1] if src.startswith("list(") else src
+    if not inner.startswith("st.zones["):
+        return False
+    depth = 0
+    for i, ch in enumerate(inner):
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+            if depth == 0:
+                return i == len(inner) - 1  # the zone read is the whole domain
+    return False
+
 _EQ_PLAYER = re.compile(r"\((v_\w+) == (L\.get\('\w+'\)|[A-Za-z_]\w*)\)")  # v == a local or a variable
 
 

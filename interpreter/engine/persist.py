@@ -80,16 +80,17 @@ def state_from_json(game, data, file: str = "<save>"):
         if len(st.zones) != table.NZ:
             raise ValueError("zone count does not match the rules")
         ncards = len(table.card_def)
-        st.where = [-1] * ncards
+        where = [-1] * ncards
         for z, zz in enumerate(st.zones):
             for c in zz:
                 if not 0 <= c < ncards:
                     raise ValueError(f"there is no card {c}")
-                if st.where[c] != -1:
+                if where[c] != -1:
                     raise ValueError(f"card {c} is in two zones")
-                st.where[c] = z
-        if -1 in st.where:
-            raise ValueError(f"card {st.where.index(-1)} is in no zone")
+                where[c] = z
+        if -1 in where:
+            raise ValueError(f"card {where.index(-1)} is in no zone")
+        st.where = array("I", where)  # as State.new keeps it
         try:
             st.seen = array("q", [_int(x) for x in _list(data["seen"])])
         except OverflowError:

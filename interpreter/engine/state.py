@@ -1,9 +1,9 @@
 """A game state: plain data, cheap to clone, serializable at any decision point.
 
 Pipeline position: engine. Everything that can change lives here as flat lists and ints:
-zones (lists of card instances), `where` (card -> zone), `seen` (card -> bitmask of players
-who may see its identity; a machine-integer array, which a clone copies without touching
-every element), counters, player locations, the VM stack of suspended effects,
+zones (lists of card instances), `where` (card -> zone) and `seen` (card -> bitmask of players
+who may see its identity; both machine-integer arrays, which a clone copies as one block
+without touching every element), counters, player locations, the VM stack of suspended effects,
 the pending decision, the RNG state, the log and the decisions taken so far. The static
 part (the compiled Program laid out for n players) is shared, never copied.
 
@@ -19,6 +19,7 @@ from ..errors import Refusal
 from ..runtime.ops import entry_mask
 from ..runtime.options import SPECTATOR, Decision, Option
 from . import flow
+from .cloning import clone as _clone
 from .decisions import options_of, player_id, take
 from .persist import state_to_json
 from .rng import Rng, seed_state
@@ -49,7 +50,7 @@ class State:
                 where[c] = z
             st.zones, st.where = zones, where
             seen = array("q", [entry_mask(st, where[c]) for c in range(len(where))])
-            start = table.start_state = (zones, where, seen)
+            start = table.start_state = (zones, array("I", where), seen)
         st.zones = [z[:] for z in start[0]]
         st._zown = -1  # every zone list is this state's own (see clone)
         st.where = start[1][:]
@@ -75,36 +76,7 @@ class State:
         flow.run(st)
         return st
 
-    def clone(self) -> State:
-        """An independent copy (static tables shared; the log and the zones' card lists
-        shared copy-on-write: a zone's list is copied by the first move that changes it,
-        `ops.zone_w`, in whichever of the two states moves first)."""
-        s = State.__new__(State)
-        s.g = self.g
-        s.n = self.n
-        s.zones = self.zones[:]
-        s._zown = self._zown = 0  # bit z set: zone z's list belongs to this state alone
-        s.where = self.where[:]
-        s.seen = self.seen[:]
-        s.ctr = self.ctr[:]
-        s.at = self.at[:]
-        s.stack = [[f[0], f[1], f[2].copy(), f[3]] for f in self.stack]
-        s.pending = self.pending
-        s.rng = self.rng.copy()
-        s.seed = self.seed
-        s.current = self.current
-        s.turn = self.turn
-        s.kinds = self.kinds
-        s.over = self.over
-        s.result = self.result
-        s.phase = self.phase
-        s.log = self.log
-        s.history = self.history
-        s.names_pending = self.names_pending
-        s.record = self.record
-        self._cow = s._cow = True
-        s._opts = self._opts
-        return s
+    clone = _clone  # interpreted even in a compiled install: engine/cloning.py says why
 
     # ---- the decision API -------------------------------------------------------------------
 
