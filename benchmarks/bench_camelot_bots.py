@@ -13,6 +13,7 @@ Parts (each prints its numbers and appends them as one JSON line to --out):
             that copy of the ruleset too (another policy), paired (McNemar); --records DIR
             keeps every game, --against-records DIR pairs with the games another checkout
             (another engine too) wrote there
+  pair      no games: the records of --records DIR paired with those of --against-records DIR
   compare   `first_game` against `first_game` + each house rule, paired (McNemar)
   speed     CPU time of whole 5-player policy games (median; and the base game with every seat's
             beliefs, mean), and MCTS decisions per CPU second
@@ -186,24 +187,41 @@ def part_traitor(a) -> dict:
         if a.records:  # every game, to pair a later run of another checkout with (--against-records)
             save_records(Path(a.records), n, open_, base)
         if a.against_records:  # an earlier run (e.g. main's checkout, same seeds): paired
-            old_open, old = load_records(Path(a.against_records), n)
-            old_t = [r for r in old if r["stats"].get("traitor_present")]
-            c["against_records"] = {
-                "first_game": paired(old_open, open_), "base_game": paired(old, base),
-                "traitor_games": paired(old_t, with_t),
-                "base_unmasked": sum(1 for r in old_t if r["stats"].get("traitor_unmasked")),
-                "base_games_with_false_accusation": sum(1 for r in old if r["stats"].get("false_accusations"))}
-            for k in ("first_game", "base_game", "traitor_games"):
-                print(show_paired(f"  --against-records -> this run, {k} {n} players", c["against_records"][k]),
-                      flush=True)
-            print(f"  --against-records: unmasked in {c['against_records']['base_unmasked']} of {len(old_t)}, "
-                  f"false accusation in {c['against_records']['base_games_with_false_accusation']} of {len(old)} games",
-                  flush=True)
+            c["against_records"] = against_records(Path(a.against_records), n, open_, base)
         out[str(n)] = c
     return out
 
 
 RECORD_KEYS = ("seed", "index", "winners", "sides", "reason", "decisions", "turns", "player_sides", "stats")
+
+
+def against_records(folder: Path, n: int, open_, base) -> dict:
+    """This run's first_game and base games paired with those an earlier run wrote to folder."""
+    old_open, old = load_records(folder, n)
+    old_t = [r for r in old if r["stats"].get("traitor_present")]
+    with_t = [r for r in base if r["stats"].get("traitor_present")]
+    out = {"first_game": paired(old_open, open_), "base_game": paired(old, base),
+           "traitor_games": paired(old_t, with_t),
+           "base_unmasked": sum(1 for r in old_t if r["stats"].get("traitor_unmasked")),
+           "base_games_with_false_accusation": sum(1 for r in old if r["stats"].get("false_accusations"))}
+    for k in ("first_game", "base_game", "traitor_games"):
+        print(show_paired(f"  --against-records -> this run, {k} {n} players", out[k]), flush=True)
+    print(f"  --against-records: unmasked in {out['base_unmasked']} of {len(old_t)}, false accusation in "
+          f"{out['base_games_with_false_accusation']} of {len(old)} games", flush=True)
+    return out
+
+
+def part_pair(a) -> dict:
+    """No games: the records of --records paired with those of --against-records."""
+    out = {}
+    for n in a.players:
+        open_, base = load_records(Path(a.records), n)
+        with_t = [r for r in base if r["stats"].get("traitor_present")]
+        print(show("this run, first_game", loyal(open_)), "|", show("base game, Traitor dealt", loyal(with_t)),
+              f"| unmasked {sum(1 for r in with_t if r['stats'].get('traitor_unmasked'))}, false accusation in "
+              f"{sum(1 for r in base if r['stats'].get('false_accusations'))} of {len(base)} games", flush=True)
+        out[str(n)] = against_records(Path(a.against_records), n, open_, base)
+    return out
 
 
 def save_records(folder: Path, n: int, open_, base) -> None:
@@ -277,7 +295,8 @@ def part_speed(a) -> dict:
     return out
 
 
-PARTS = {"policy": part_policy, "search": part_search, "rollout": part_rollout, "traitor": part_traitor,
+PARTS = {"pair": part_pair, "policy": part_policy, "search": part_search, "rollout": part_rollout,
+         "traitor": part_traitor,
          "compare": part_compare, "speed": part_speed}
 
 
