@@ -98,12 +98,14 @@ def paired(a: list[bool], b: list[bool], la: str, lb: str) -> dict:
 def part_seat(g, a) -> dict:
     pol = seat_runs(g, "policy", "random", a.games, a.seed)
     pas = seat_runs(g, "pass", "random", a.games, a.seed)
+    a.runs = {"policy": pol, "pass": pas}
     return paired(pol, pas, "policy", "pass")
 
 
 def part_beliefs(g, a) -> dict:
     bel = seat_runs(g, "policy", "plain", a.games, a.seed)
     pla = seat_runs(g, "plain", "plain", a.games, a.seed)
+    a.runs = {"belief": bel, "plain": pla}
     return paired(bel, pla, "belief", "plain")
 
 
@@ -129,6 +131,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=60_000_000)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "castle-bots.jsonl"))
+    ap.add_argument("--per-game", default="", help="also write each game's seat result (seat, beliefs) "
+                    "to this JSON file, to pair two policies on the same seeds")
     a = ap.parse_args()
     g = load(CASTLE)
     t0 = time.process_time()
@@ -137,6 +141,8 @@ def main() -> None:
     if a.out:
         with open(a.out, "a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")
+    if a.per_game and getattr(a, "runs", None):
+        Path(a.per_game).write_text(json.dumps({"seed": a.seed, **a.runs}) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
