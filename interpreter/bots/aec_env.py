@@ -10,7 +10,7 @@ finished game gives +1 to each winner and -1 to each other player (0 to all when
 wins); a game cut off after `max_decisions` is truncated.
 
     from interpreter.bots.aec_env import env
-    e = env("rulesets/high_tide", players=3)
+    e = env("path/to/ruleset", players=3)
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Pipeline position: engine, beside state.py, which binds `clone` as the State method. This
 module is not in runtime/native.py's COMPILED on purpose: the body is two dozen slot loads and
 stores, which CPython specializes (LOAD_ATTR_SLOT, STORE_ATTR_SLOT) and Cython's generic
-attribute access does not, so compiled it ran slower than interpreted (Camelot 5p mid-game:
-770k compiled against 830k pure clones/s; benchmarks/results/engine-after5.txt).
+attribute access does not, so compiled it ran slower than interpreted (770k compiled against
+830k interpreted clones/s of a mid-game state; benchmarks/results/engine-after5.txt).
 """
 
 from __future__ import annotations
