@@ -8,9 +8,12 @@ Parts (each prints its numbers and appends them as one JSON line to --out):
   beliefs   a belief-reading policy seat among 3 plain policy seats (which read no beliefs)
             against a plain policy seat in its place, on the same seeds
   declare   how often a declared victory is right (4 policy seats, beliefs on)
+  pair      no games: the seat under test in --per-game FILES (written by seat or beliefs)
+            paired with the same seeds in --against FILES (another policy or engine);
+            comma-separated files are blocks, pooled
 
 Seeds start at --seed (default 60,000,000), which no tuning played (the Castle policy was
-tuned by hand on seeds below 1,000,000 and 43,000,000-43,000,999). A seat wins when its
+tuned by hand on seeds below 1,000,000, 20,000,000-21,000,999 and 43,000,000-43,000,999). A seat wins when its
 player is among the winners. CPU seconds are this process's.
 """
 
@@ -27,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from interpreter.bots import Seat, make_bot  # noqa: E402
 from interpreter.bots.beliefs import beliefs_for  # noqa: E402
+from interpreter.files import write_atomic  # noqa: E402
 from interpreter.game import load  # noqa: E402
 from interpreter.sim.stats import mcnemar, wilson  # noqa: E402
 
@@ -122,7 +126,28 @@ def part_declare(g, a) -> dict:
     return d
 
 
-PARTS = {"seat": part_seat, "beliefs": part_beliefs, "declare": part_declare}
+def read_runs(files: str) -> dict:
+    """The seat results of --per-game files (comma-separated: blocks pooled in that order)."""
+    out: dict = {}
+    for f in files.split(","):
+        for k, v in json.loads(Path(f).read_text(encoding="utf-8")).items():
+            if k != "seed":
+                out.setdefault(k, []).extend(v)
+    return out
+
+
+def part_pair(g, a) -> dict:
+    """No games: the tested seat of --per-game FILES paired with that of --against FILES (the
+    same part and seeds played by another policy or engine)."""
+    mine, theirs = read_runs(a.per_game), read_runs(a.against)
+    k = next(iter(mine))  # the seat under test: policy (seat) or belief (beliefs)
+    if k not in theirs or len(mine[k]) != len(theirs[k]):
+        raise SystemExit(f"pair: --against does not hold the same part and games as --per-game ({k})")
+    a.per_game = ""  # nothing played, nothing to write
+    return paired(mine[k], theirs[k], "this", "against")
+
+
+PARTS = {"seat": part_seat, "beliefs": part_beliefs, "declare": part_declare, "pair": part_pair}
 
 
 def main() -> None:
@@ -132,9 +157,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=60_000_000)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "castle-bots.jsonl"))
     ap.add_argument("--per-game", default="", help="also write each game's seat result (seat, beliefs) "
-                    "to this JSON file, to pair two policies on the same seeds")
+                    "to this JSON file, to pair two policies on the same seeds; pair: the files to read "
+                    "(comma-separated blocks are pooled)")
+    ap.add_argument("--against", default="", help="pair: the --per-game files of the other policy or engine")
     a = ap.parse_args()
-    g = load(CASTLE)
+    g = None if a.part == "pair" else load(CASTLE)
     t0 = time.process_time()
     d = PARTS[a.part](g, a)
     line = {"part": a.part, "games": a.games, "seed": a.seed, "cpu_s": round(time.process_time() - t0, 1), **d}
@@ -142,7 +169,7 @@ def main() -> None:
         with open(a.out, "a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")
     if a.per_game and getattr(a, "runs", None):
-        Path(a.per_game).write_text(json.dumps({"seed": a.seed, **a.runs}) + "\n", encoding="utf-8")
+        write_atomic(a.per_game, json.dumps({"seed": a.seed, **a.runs}) + "\n")
 
 
 if __name__ == "__main__":
